@@ -1,0 +1,117 @@
+// Virtual cards API (issue 6). Money in cents. No answer here carries a full card number or a
+// CVV except `cardReveal`, the body of POST /api/cards/:id/reveal (DECISIONS §4, §6).
+import { z } from 'zod';
+import { cents } from './common';
+import { cardType } from './combines';
+
+export const cardStatus = z.enum(['active', 'cashed_out', 'expired', 'closed']);
+export type CardStatus = z.infer<typeof cardStatus>;
+
+/** The /my-cards filters; `frozen` is a flag across statuses, the others are statuses. */
+export const cardFilter = z.enum(['all', 'active', 'cashed_out', 'expired', 'frozen', 'closed']);
+export type CardFilter = z.infer<typeof cardFilter>;
+
+export const listCardsQuery = z.object({ status: cardFilter.default('all') });
+
+export const cardParams = z.object({ id: z.string().uuid('Card not found.') });
+
+export const cardNetwork = z.enum(['visa', 'mastercard']);
+
+export const card = z.object({
+  id: z.string(),
+  combineId: z.string().nullable(),
+  type: cardType,
+  status: cardStatus,
+  frozen: z.boolean(),
+  network: cardNetwork,
+  last4: z.string(),
+  /** '•••• •••• •••• 1234': the only form of the number outside the reveal. */
+  maskedNumber: z.string(),
+  issuedAt: z.string(),
+  /** When the card stops being spendable: 12 months (general) or 30 days (single-use) after issue. */
+  validUntil: z.string(),
+  closedAt: z.string().nullable(),
+  originalAmountCents: cents,
+  amountSpentCents: cents,
+  remainingAmountCents: cents,
+  promoApplied: z.boolean(),
+  promoId: z.string().nullable(),
+  /** What the server will allow right now; the screen shows or explains the actions from these. */
+  can: z.object({ spend: z.boolean(), cashOut: z.boolean(), useAsSource: z.boolean(), freeze: z.boolean() }),
+  simulated: z.boolean(),
+  testSource: z.string(),
+  environment: z.string(),
+});
+export type Card = z.infer<typeof card>;
+
+export const cardList = z.object({ cards: z.array(card) });
+export type CardList = z.infer<typeof cardList>;
+
+/** The only response that carries the full number and CVV. */
+export const cardReveal = z.object({
+  cardId: z.string(),
+  number: z.string(),
+  /** Two digits each, as printed: MM and YY. */
+  expiryMonth: z.string(),
+  expiryYear: z.string(),
+  cvv: z.string(),
+  network: cardNetwork,
+});
+export type CardReveal = z.infer<typeof cardReveal>;
+
+export const CARD_MESSAGES = {
+  notFound: 'Card not found.',
+  notFreezable: 'This card is closed, so there is nothing to freeze.',
+  frozen: 'This card is frozen. Unfreeze it to spend, cash out or use it as a source.',
+  merchantRequired: 'Please enter a merchant name',
+  invalidAmount: 'Please enter a valid amount',
+} as const;
+
+// ---- Demo purchases -----------------------------------------------------------------------
+export const purchaseRequest = z.object({
+  merchant: z.string({ error: CARD_MESSAGES.merchantRequired }).trim().min(1, CARD_MESSAGES.merchantRequired).max(80, 'Merchant names can be at most 80 characters.'),
+  amountCents: z
+    .number({ error: CARD_MESSAGES.invalidAmount })
+    .int('Amounts can have at most 2 decimal places.')
+    .positive(CARD_MESSAGES.invalidAmount)
+    .max(5_000_000, 'The maximum card amount is $50,000.00.'),
+});
+export type PurchaseRequest = z.infer<typeof purchaseRequest>;
+
+export const declineReason = z.enum(['insufficient_balance', 'frozen', 'expired', 'closed']);
+export type DeclineReason = z.infer<typeof declineReason>;
+
+export const transactionType = z.enum(['cashout', 'purchase', 'funding', 'transfer_in', 'transfer_out']);
+export const transactionStatus = z.enum(['success', 'declined', 'pending']);
+
+export const cardTransaction = z.object({
+  id: z.string(),
+  cardId: z.string(),
+  type: transactionType,
+  status: transactionStatus,
+  amountCents: cents,
+  feeCents: cents,
+  netAmountCents: cents,
+  merchant: z.string().nullable(),
+  payoutMethod: z.string().nullable(),
+  declineReason: declineReason.nullable(),
+  combineId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type CardTransaction = z.infer<typeof cardTransaction>;
+
+export const cardTransactionList = z.object({ transactions: z.array(cardTransaction) });
+
+/** 201: the purchase went through. A decline answers 402 `declined` with `details: purchaseDeclined`. */
+export const purchaseResponse = z.object({ transaction: cardTransaction, card });
+export type PurchaseResponse = z.infer<typeof purchaseResponse>;
+
+export const purchaseDeclined = z.object({ reason: declineReason, transactionId: z.string() });
+
+/** What a declined purchase says, on the API and in the card's transaction list. */
+export const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
+  insufficient_balance: 'Declined: the card does not have enough balance for this purchase.',
+  frozen: 'Declined: this card is frozen. Unfreeze it to use it.',
+  expired: 'Declined: this card has expired.',
+  closed: 'Declined: this card is no longer active.',
+};

@@ -1,0 +1,57 @@
+// Payout methods API (issue 7, settings → Payout Methods). The toasts are the spec's (§8).
+import { z } from 'zod';
+import { PAYOUT_METHOD_LABELS } from '../core/plans';
+import type { PayoutMethod } from '../core/plans';
+import { cents } from './common';
+import { payoutMethodId } from './me';
+
+export const PAYOUT_METHOD_MESSAGES = {
+  select: 'Please select a payout method',
+  addFailed: 'Failed to add payout method',
+  removeFailed: 'Failed to remove payout method',
+  preferredFailed: 'Failed to update preferred payout method',
+} as const;
+
+export const payoutMethodAdded = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} added as a payout method`;
+export const payoutMethodRemoved = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} removed as a payout method`;
+export const payoutMethodPreferred = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} set as preferred payout method`;
+export const payoutMethodAlreadyAdded = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} is already added as a payout method`;
+export const payoutMethodNotSaved = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} is not one of your payout methods.`;
+
+export const payoutMethodRequest = z.object({
+  method: z.enum(['ach', 'paypal', 'cashapp'], { error: PAYOUT_METHOD_MESSAGES.select }),
+});
+export type PayoutMethodRequest = z.infer<typeof payoutMethodRequest>;
+
+export const payoutMethodParams = z.object({
+  method: z.enum(['ach', 'paypal', 'cashapp'], { error: 'Unknown payout method.' }),
+});
+
+export const savedPayoutMethod = z.object({
+  method: payoutMethodId,
+  label: z.string(),
+  status: z.enum(['active', 'inactive']),
+  lastUsed: z.string().nullable(),
+  createdAt: z.string(),
+  preferred: z.boolean(),
+  /** False when the plan no longer allows it (after a cancelled subscription ended). */
+  allowedByPlan: z.boolean(),
+});
+export type SavedPayoutMethod = z.infer<typeof savedPayoutMethod>;
+
+export const payoutMethodsView = z.object({
+  methods: z.array(savedPayoutMethod),
+  preferredPayout: payoutMethodId.nullable(),
+  /** What the user's plan allows adding (DECISIONS §3). */
+  allowedMethods: z.array(payoutMethodId),
+  /** BNPL rebates still waiting for a payout method. */
+  pendingRebates: z.object({ count: z.number().int(), amountCents: cents }),
+});
+export type PayoutMethodsView = z.infer<typeof payoutMethodsView>;
+
+export const payoutMethodChange = payoutMethodsView.extend({
+  message: z.string(),
+  /** Pending BNPL rebates this change paid out to the preferred method. */
+  rebatesPaid: z.object({ count: z.number().int(), amountCents: cents }),
+});
+export type PayoutMethodChange = z.infer<typeof payoutMethodChange>;

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from './cashout';
+
+const valid = { plan: 'premium' as const, remainingCents: 12_345, method: 'paypal', amountInput: '100.00' };
+
+describe('cash-out form checks (spec §5)', () => {
+  it('accepts a valid cash-out', () => {
+    expect(validateCashout(valid)).toEqual({ ok: true, amountCents: 10_000, method: 'paypal' });
+  });
+  it('asks for a card, then a payout method, then an amount', () => {
+    expect(validateCashout({ ...valid, remainingCents: null })).toEqual({ ok: false, message: 'Please select a card to cash out' });
+    expect(validateCashout({ ...valid, method: null })).toEqual({ ok: false, message: 'Please select a payout method' });
+    expect(validateCashout({ ...valid, method: 'venmo' })).toEqual({ ok: false, message: 'Please select a payout method' });
+    expect(validateCashout({ ...valid, amountInput: '0' })).toEqual({ ok: false, message: 'Please enter a valid amount' });
+    expect(validateCashout({ ...valid, amountInput: '' })).toEqual({ ok: false, message: 'Please enter a valid amount' });
+  });
+  it('refuses more than the remaining balance, naming it', () => {
+    expect(validateCashout({ ...valid, amountInput: '123.46' }))
+      .toEqual({ ok: false, message: 'Amount cannot exceed remaining balance ($123.45)' });
+    expect(validateCashout({ ...valid, amountInput: '123.45' }).ok).toBe(true);
+  });
+  it('refuses a card with no balance', () => {
+    expect(validateCashout({ ...valid, remainingCents: 0 })).toEqual({ ok: false, message: CASHOUT_MESSAGES.noBalance });
+    expect(CASHOUT_MESSAGES.noBalance).toBe('This card has no remaining balance to cash out');
+  });
+  it('refuses a payout method the plan does not allow (the server enforces this)', () => {
+    expect(validateCashout({ ...valid, plan: 'free' })).toEqual({ ok: false, message: 'PayPal payouts are not available on the Free plan.' });
+    expect(validateCashout({ ...valid, method: 'cashapp' })).toEqual({ ok: false, message: 'Cash App payouts are not available on the Premium plan.' });
+  });
+});
+
+describe('cash-out method choices (DECISIONS §3)', () => {
+  it("lists saved methods the plan allows, or the plan's methods when none of those is saved", () => {
+    expect(cashoutMethodChoices('free', [])).toEqual(['ach']);
+    expect(cashoutMethodChoices('premium', [])).toEqual(['ach', 'paypal']);
+    expect(cashoutMethodChoices('premium', ['cashapp', 'paypal', 'paypal'])).toEqual(['paypal']);
+    expect(cashoutMethodChoices('free', ['paypal'])).toEqual(['ach']);
+  });
+});

@@ -1,0 +1,133 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { outbox } from '../db/schema';
+
+export type MailMessage = { to: string; subject: string; text: string; html?: string };
+
+// Every message is written to the outbox first (in the caller's transaction when given one), then
+// delivered: through SMTP when SMTP_URL is set, otherwise it stays 'stored' for /dev/mailbox.
+export interface Mailer {
+  enqueue(message: MailMessage, db?: Pick<Db, 'insert'>): Promise<{ id: string }>;
+  /** Delivers pending messages; returns how many were sent. */
+  flush(): Promise<number>;
+}
+
+export const MAIL_FROM = 'PayWeave <no-reply@payweave.example>';
+/** After this many failed attempts a message is marked 'failed' and left for a person to look at. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+/** Messages handled per flush, so one flush has a bounded duration. */
+const MAX_MESSAGES_PER_FLUSH = 50;
+/** How long a claimed message is reserved for the flusher that claimed it (longer than any send). */
+const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** Wait before attempt n+1 after n failures. */
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
+const SMTP_TIMEOUT_MS = 10_000;
+
+export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () => Date = () => new Date()): Mailer {
+  const transport = config.smtpUrl
+    ? nodemailer.createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      })
+    : undefined;
+
+  // Claims the oldest deliverable message: `skip locked` and the lease mean that flushers on
+  // several instances never take the same message at the same time.
+  async function claimNext() {
+    const at = now();
+    const candidate = db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.status, 'pending'),
+          lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS),
+          or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
+        ),
+      )
+      .orderBy(asc(outbox.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [row] = await db
+      .update(outbox)
+      .set({ attempts: sql`${outbox.attempts} + 1`, nextAttemptAt: new Date(at.getTime() + CLAIM_LEASE_MS) })
+      .where(inArray(outbox.id, candidate))
+      .returning();
+    return row;
+  }
+
+  async function deliverPending(send: Transporter): Promise<number> {
+    let sent = 0;
+    for (let handled = 0; handled < MAX_MESSAGES_PER_FLUSH; handled += 1) {
+      const message = await claimNext();
+      if (!message) break;
+      try {
+        await send.sendMail({
+          from: MAIL_FROM,
+          to: message.toAddress,
+          subject: message.subject,
+          text: message.textBody,
+          ...(message.htmlBody ? { html: message.htmlBody } : {}),
+        });
+        await db.update(outbox).set({ status: 'sent', sentAt: now(), nextAttemptAt: null, lastError: null }).where(eq(outbox.id, message.id));
+        sent += 1;
+      } catch (error) {
+        const failedFinally = message.attempts >= MAX_DELIVERY_ATTEMPTS;
+        const delayMs = RETRY_DELAYS_MS[Math.min(message.attempts - 1, RETRY_DELAYS_MS.length - 1)] ?? CLAIM_LEASE_MS;
+        await db
+          .update(outbox)
+          .set({
+            status: failedFinally ? 'failed' : 'pending',
+            nextAttemptAt: failedFinally ? null : new Date(now().getTime() + delayMs),
+            lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+          })
+          .where(eq(outbox.id, message.id));
+      }
+    }
+    return sent;
+  }
+
+  // One flush at a time per process; a flush asked for while one runs makes it go round again,
+  // so a message queued during a flush is never left for the next scheduled run.
+  let running: Promise<number> | undefined;
+  let again = false;
+
+  return {
+    async enqueue(message, tx) {
+      const [row] = await (tx ?? db)
+        .insert(outbox)
+        .values({
+          toAddress: message.to,
+          subject: message.subject,
+          textBody: message.text,
+          htmlBody: message.html ?? null,
+          status: config.smtpUrl ? 'pending' : 'stored',
+        })
+        .returning({ id: outbox.id });
+      if (!row) throw new Error('outbox insert returned nothing');
+      return row;
+    },
+    flush() {
+      if (!transport) return Promise.resolve(0);
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        let total = 0;
+        do {
+          again = false;
+          total += await deliverPending(transport);
+        } while (again);
+        return total;
+      })().finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+  };
+}

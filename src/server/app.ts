@@ -1,0 +1,157 @@
+// The whole HTTP application as one Fastify plugin tree (fastify/demo style): tests build it
+// with their own config and database and call `app.inject()`; main.ts only listens.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import { projectRoot } from './lib/paths';
+import { errorsPlugin, frameworkErrors } from './plugins/errors';
+import { securityPlugin } from './plugins/security';
+import { sessionPlugin } from './plugins/session';
+import { systemRoutes } from './features/system/routes';
+import { authRoutes } from './features/auth/routes';
+import { meRoutes } from './features/me/routes';
+import { devRoutes } from './features/dev/routes';
+import { combineRoutes } from './features/combines/routes';
+import { cardRoutes } from './features/cards/routes';
+import { dashboardRoutes } from './features/dashboard/routes';
+import { historyRoutes } from './features/history/routes';
+import { cashoutRoutes } from './features/cashouts/routes';
+import { payoutMethodRoutes } from './features/payout-methods/routes';
+import { subscriptionRoutes } from './features/subscription/routes';
+import { createAdapters, type Adapters } from './adapters';
+import { afterCompletionHooks } from './features/combines/complete-combine';
+import { payPendingRebates } from './features/payout-methods/pay-pending-rebates';
+
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    db: Db;
+    adapters: Adapters;
+    /** The current time; tests may move it. */
+    now(): Date;
+  }
+}
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  adapters?: Partial<Adapters>;
+  now?: () => Date;
+  /** A pino logger; tests pass none and stay silent. */
+  logger?: FastifyBaseLogger;
+  serveWeb?: boolean;
+};
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+// Never let a secret reach the logs, whatever a future log line includes.
+export const LOG_REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.confirmPassword',
+  '*.cardNumber',
+  '*.cvv',
+  '*.token',
+];
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.config.trustProxy,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
+    requestTimeout: 30_000,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Only JSON bodies: a text/plain body is the classic cross-site "simple request".
+  app.removeContentTypeParser('text/plain');
+
+  app.decorate('config', options.config);
+  app.decorate('database', options.database);
+  app.decorate('db', options.database.db);
+  app.decorate('adapters', { ...createAdapters(options.config, options.database.db), ...options.adapters });
+  app.decorate('now', options.now ?? (() => new Date()));
+
+  // A new BNPL rebate is paid at once when the user already has a preferred payout method.
+  afterCompletionHooks.add(async (tx, { userId, now }) => {
+    await payPendingRebates(tx, userId, now);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(fastifyCookie);
+  await app.register(sessionPlugin);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'PayWeave API', version: '1.0.0', description: 'Money in integer cents; errors are {error: {code, message}}.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pw_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(cashoutRoutes);
+      await api.register(payoutMethodRoutes);
+      await api.register(subscriptionRoutes);
+      await api.register(authRoutes);
+      await api.register(meRoutes);
+      await api.register(devRoutes);
+      await api.register(combineRoutes);
+      await api.register(cardRoutes);
+      await api.register(dashboardRoutes);
+      await api.register(historyRoutes);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: '/api' },
+  );
+
+  const webRoot = path.join(projectRoot, 'dist', 'web');
+  if ((options.serveWeb ?? true) && existsSync(path.join(webRoot, 'index.html'))) {
+    await registerWeb(app, webRoot);
+  }
+  return app;
+}
+
+async function registerWeb(app: FastifyInstance, webRoot: string) {
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    wildcard: false,
+    index: false,
+    setHeaders(reply, filePath) {
+      // Hashed assets never change; index.html must always be fresh so new deploys are picked up.
+      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // History fallback: every GET that is not the API or a file gets the SPA, which routes itself.
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    if (urlPath.startsWith('/api/')) return reply.callNotFound();
+    const candidate = path.join(webRoot, path.normalize(urlPath));
+    if (candidate.startsWith(webRoot) && urlPath !== '/' && existsSync(candidate) && !candidate.endsWith(path.sep)) {
+      return reply.sendFile(path.relative(webRoot, candidate));
+    }
+    return reply.sendFile('index.html');
+  });
+}

@@ -1,0 +1,86 @@
+// One database handle for the app, on either engine. PGlite (PostgreSQL compiled to WASM, in
+// process) is the zero-install default; DATABASE_URL switches to a real PostgreSQL server.
+// Both speak the same SQL, run the same migrations and are driven through the same Drizzle API.
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+import { projectRoot } from '../lib/paths';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// A transaction handle has the same query API; services accept either.
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export type Database = {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = path.join(projectRoot, 'migrations');
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  // 'memory://' keeps the whole database in memory (tests); otherwise it lives in DATA_DIR/pglite.
+  return openPglite(options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite'));
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A runaway query must not hold a connection (and its locks) forever.
+    statement_timeout: 15_000,
+    idle_in_transaction_session_timeout: 15_000,
+  });
+  // A dropped connection (server restart, pg_terminate_backend) must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  await migrate(drizzle(pool, { schema }), { migrationsFolder });
+  return {
+    db,
+    engine: 'postgres',
+    ping: () => ping(db),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  let client;
+  if (dir === 'memory://') {
+    client = new PGlite();
+  } else {
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  await client.waitReady;
+  const db = drizzle(client, { schema }) as unknown as Db;
+  await migrate(drizzle(client, { schema }), { migrationsFolder });
+  return {
+    db,
+    engine: 'pglite',
+    ping: () => ping(db),
+    close: () => client.close(),
+  };
+}
+
+async function ping(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,436 @@
+// The whole database in one place. Money columns are bigint cents (DECISIONS §1); names end in
+// `_cents`. Migrations in /migrations are generated from this file with `npm run db:generate`
+// and then committed; hand-written SQL (triggers, seeds) lives in its own numbered migration.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+// Spec §3 demo flags carried by every record a demo user creates.
+const demoFlags = () => ({
+  simulated: boolean('simulated').notNull().default(true),
+  testSource: text('test_source').notNull().default(''),
+  environment: text('environment').notNull().default('test'),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    lastReset: ts('last_reset'),
+    subscription: text('subscription').notNull().default('free'),
+    billingCycle: text('billing_cycle'),
+    subscriptionPriceCents: money('subscription_price_cents').notNull().default(0),
+    subscriptionUpdated: ts('subscription_updated'),
+    currentSubscriptionStart: ts('current_subscription_start'),
+    subscriptionPeriodEnd: ts('subscription_period_end'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    subscriptionLastCanceledAt: ts('subscription_last_canceled_at'),
+    loyaltyDiscountMonths: integer('loyalty_discount_months').notNull().default(0),
+    boostsUsed: integer('boosts_used').notNull().default(0),
+    boostsAvailable: integer('boosts_available').notNull().default(0),
+    combineTotal: integer('combine_total').notNull().default(0),
+    promo50offFirstYear: boolean('promo_50off_first_year').notNull().default(false),
+    promoStart: ts('promo_start'),
+    promoEnd: ts('promo_end'),
+    preferredPayout: text('preferred_payout'),
+    totpSecretEnc: text('totp_secret_enc'),
+    totpEnabled: boolean('totp_enabled').notNull().default(false),
+    lastUpdated: ts('last_updated').notNull().defaultNow(),
+    ...demoFlags(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_subscription_check', sql`${t.subscription} in ('free', 'premium', 'premium+')`),
+    check('users_billing_cycle_check', sql`${t.billingCycle} is null or ${t.billingCycle} in ('monthly', 'yearly')`),
+    check('users_boosts_check', sql`${t.boostsAvailable} between 0 and 3 and ${t.boostsUsed} between 0 and 3`),
+    check('users_combine_total_check', sql`${t.combineTotal} >= 0`),
+    check('users_preferred_payout_check', sql`${t.preferredPayout} is null or ${t.preferredPayout} in ('ach', 'paypal', 'cashapp')`),
+  ],
+);
+
+export const payoutMethods = pgTable(
+  'payout_methods',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    method: text('method').notNull(),
+    status: text('status').notNull().default('active'),
+    lastUsed: ts('last_used'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.method] }),
+    check('payout_methods_method_check', sql`${t.method} in ('ach', 'paypal', 'cashapp')`),
+    check('payout_methods_status_check', sql`${t.status} in ('active', 'inactive')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    // SHA-256 of the cookie token: a database leak does not leak live sessions.
+    tokenHash: text('token_hash').notNull(),
+    remember: boolean('remember').notNull().default(false),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    // Last time the user re-entered the password in this session (card reveal asks again after 5 min).
+    reauthenticatedAt: ts('reauthenticated_at'),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],
+);
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    // A pending message is not tried before this time: the lease of the flusher that claimed it
+    // (so two instances never send it twice at once), then the back-off after a failure.
+    nextAttemptAt: ts('next_attempt_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    index('outbox_created_idx').on(t.createdAt),
+    check('outbox_status_check', sql`${t.status} in ('pending', 'sent', 'stored', 'failed')`),
+  ],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id'),
+    event: text('event').notNull(),
+    ip: text('ip'),
+    details: jsonb('details').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_user_idx').on(t.userId, t.createdAt)],
+);
+
+// Fixed-window counters shared by every server instance (rate limits must hold across instances).
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: ts('window_start').notNull(),
+  count: integer('count').notNull(),
+});
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    // Method, route and body hash: the same key reused for a different request is refused.
+    fingerprint: text('fingerprint').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+export const systemPromos = pgTable(
+  'system_promos',
+  {
+    id: text('id').primaryKey(),
+    first100PromoClaimed: integer('first_100_promo_claimed').notNull().default(0),
+    limitCount: integer('limit_count').notNull().default(100),
+  },
+  // The database itself refuses a 101st claim, whatever the code does.
+  (t) => [check('system_promos_claimed_check', sql`${t.first100PromoClaimed} between 0 and ${t.limitCount}`)],
+);
+
+// ---- Ledger ---------------------------------------------------------------------------------
+// Sign convention: an account's balance is the sum of its entries. Money on a card is positive;
+// external accounts (funding sources, payouts, merchants) go negative as money leaves them.
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id'),
+    balanceCents: money('balance_cents').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_code_key').on(t.code),
+    check(
+      'ledger_accounts_kind_check',
+      sql`${t.kind} in ('funding_source', 'card', 'product_fee_revenue', 'creation_fee_revenue', 'cashout_fee_revenue', 'processor_fees', 'bnpl_provider_fees', 'rebates_payable', 'payouts', 'merchants', 'subscription_revenue')`,
+    ),
+    check('ledger_accounts_card_not_negative', sql`${t.kind} <> 'card' or ${t.balanceCents} >= 0`),
+  ],
+);
+
+export const journals = pgTable(
+  'journals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id'),
+    referenceId: uuid('reference_id'),
+    memo: text('memo').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('journals_reference_idx').on(t.referenceId)],
+);
+
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    journalId: uuid('journal_id').notNull().references(() => journals.id),
+    accountId: uuid('account_id').notNull().references(() => ledgerAccounts.id),
+    amountCents: money('amount_cents').notNull(),
+  },
+  (t) => [
+    index('journal_entries_journal_idx').on(t.journalId),
+    index('journal_entries_account_idx').on(t.accountId),
+    check('journal_entries_nonzero', sql`${t.amountCents} <> 0`),
+  ],
+);
+
+// ---- Combines, cards, money movements ---------------------------------------------------------
+export const combines = pgTable(
+  'combines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('in_progress'),
+    baseAmountCents: money('base_amount_cents').notNull().default(0),
+    totalAmountCents: money('total_amount_cents').notNull().default(0),
+    taxBufferCents: money('tax_buffer_cents').notNull().default(0),
+    includeTaxBuffer: boolean('include_tax_buffer').notNull().default(true),
+    // The amount step's raw inputs, so a resumed draft shows exactly what the user typed.
+    baseInput: text('base_input').notNull().default(''),
+    bufferInput: text('buffer_input').notNull().default(''),
+    bufferMode: text('buffer_mode').notNull().default('percent'),
+    currentStep: integer('current_step').notNull().default(1),
+    bnplStepCompleted: boolean('bnpl_step_completed').notNull().default(false),
+    bnplCheckoutCompleted: boolean('bnpl_checkout_completed').notNull().default(false),
+    useBoost: boolean('use_boost').notNull().default(false),
+    creationFeeSourceIdx: integer('creation_fee_source_idx').notNull().default(-1),
+    cardType: text('card_type').notNull().default('general'),
+    promoApplied: boolean('promo_applied').notNull().default(false),
+    bnplFeeMaxCents: money('bnpl_fee_max_cents').notNull().default(0),
+    bnplFeeActualCents: money('bnpl_fee_actual_cents').notNull().default(0),
+    rebateId: uuid('rebate_id'),
+    cardId: uuid('card_id'),
+    // The wizard's own inputs (raw text of the amount step, buffer mode...) so a resumed draft looks the same.
+    formData: jsonb('form_data').notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    savedAt: ts('saved_at'),
+    completedAt: ts('completed_at'),
+    ...demoFlags(),
+  },
+  (t) => [
+    index('combines_user_status_idx').on(t.userId, t.status, t.createdAt),
+    check('combines_status_check', sql`${t.status} in ('in_progress', 'incomplete', 'processing', 'completed', 'failed')`),
+    check('combines_card_type_check', sql`${t.cardType} in ('general', 'single-use')`),
+    check('combines_amounts_check', sql`${t.totalAmountCents} >= 0 and ${t.totalAmountCents} <= 5000000 and ${t.taxBufferCents} >= 0`),
+  ],
+);
+
+export const combineSources = pgTable(
+  'combine_sources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    combineId: uuid('combine_id').notNull().references(() => combines.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    position: integer('position').notNull(),
+    type: text('type').notNull(),
+    provider: text('provider').notNull(),
+    chargeCents: money('charge_cents').notNull(),
+    // Never the number or CVV (DECISIONS §4): brand, last 4, expiry and the processor's token only.
+    brand: text('brand'),
+    last4: text('last4'),
+    expMonth: integer('exp_month'),
+    expYear: integer('exp_year'),
+    token: text('token'),
+    authorizationId: text('authorization_id'),
+    status: text('status').notNull().default('authorized'),
+    sourceCardId: uuid('source_card_id'),
+    bnplCardBrand: text('bnpl_card_brand'),
+    bnplCardLast4: text('bnpl_card_last4'),
+    bnplCardToken: text('bnpl_card_token'),
+    bnplTransactionId: text('bnpl_transaction_id'),
+    processorFeeCents: money('processor_fee_cents').notNull().default(0),
+    productFeeCents: money('product_fee_cents').notNull().default(0),
+    netCents: money('net_cents').notNull().default(0),
+    bnplFeeMaxCents: money('bnpl_fee_max_cents').notNull().default(0),
+    bnplFeeActualCents: money('bnpl_fee_actual_cents').notNull().default(0),
+    rebateCents: money('rebate_cents').notNull().default(0),
+    creationFeeCents: money('creation_fee_cents').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('combine_sources_combine_idx').on(t.combineId, t.position),
+    check('combine_sources_type_check', sql`${t.type} in ('credit', 'debit', 'prepaid', 'bnpl', 'internal')`),
+    check('combine_sources_status_check', sql`${t.status} in ('authorized', 'captured', 'released')`),
+    check('combine_sources_charge_check', sql`${t.chargeCents} > 0`),
+  ],
+);
+
+export const cards = pgTable(
+  'cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    combineId: uuid('combine_id'),
+    type: text('type').notNull().default('general'),
+    status: text('status').notNull().default('active'),
+    frozen: boolean('frozen').notNull().default(false),
+    issuedAt: ts('issued_at').notNull().defaultNow(),
+    validUntil: ts('valid_until').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    network: text('network').notNull(),
+    last4: text('last4').notNull(),
+    // AES-256-GCM ciphertexts (iv.tag.ciphertext, base64); only the reveal endpoint decrypts them.
+    numberEnc: text('number_enc').notNull(),
+    cvvEnc: text('cvv_enc').notNull(),
+    originalAmountCents: money('original_amount_cents').notNull(),
+    amountSpentCents: money('amount_spent_cents').notNull().default(0),
+    remainingAmountCents: money('remaining_amount_cents').notNull(),
+    ledgerAccountId: uuid('ledger_account_id').notNull(),
+    promoApplied: boolean('promo_applied').notNull().default(false),
+    promoId: text('promo_id'),
+    providerRef: text('provider_ref'),
+    closedAt: ts('closed_at'),
+    ...demoFlags(),
+  },
+  (t) => [
+    index('cards_user_idx').on(t.userId, t.issuedAt),
+    check('cards_remaining_not_negative', sql`${t.remainingAmountCents} >= 0`),
+    check('cards_amounts_check', sql`${t.amountSpentCents} >= 0 and ${t.originalAmountCents} >= 0`),
+    check('cards_type_check', sql`${t.type} in ('general', 'single-use')`),
+    check('cards_status_check', sql`${t.status} in ('active', 'cashed_out', 'expired', 'closed')`),
+    check('cards_network_check', sql`${t.network} in ('visa', 'mastercard')`),
+  ],
+);
+
+// Spec's "Transaction": cash-outs, plus the card's purchases and transfers, one row per movement.
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    cardId: uuid('card_id').notNull(),
+    type: text('type').notNull(),
+    status: text('status').notNull().default('success'),
+    amountCents: money('amount_cents').notNull(),
+    feeCents: money('fee_cents').notNull().default(0),
+    netAmountCents: money('net_amount_cents').notNull(),
+    payoutMethod: text('payout_method'),
+    merchant: text('merchant'),
+    declineReason: text('decline_reason'),
+    combineId: uuid('combine_id'),
+    journalId: uuid('journal_id'),
+    createdAt: createdAt(),
+    ...demoFlags(),
+  },
+  (t) => [
+    index('transactions_card_idx').on(t.cardId, t.createdAt),
+    index('transactions_user_type_idx').on(t.userId, t.type, t.createdAt),
+    check('transactions_type_check', sql`${t.type} in ('cashout', 'purchase', 'funding', 'transfer_in', 'transfer_out')`),
+    check('transactions_status_check', sql`${t.status} in ('success', 'declined', 'pending')`),
+    check('transactions_amount_check', sql`${t.amountCents} >= 0 and ${t.feeCents} >= 0`),
+  ],
+);
+
+export const rebates = pgTable(
+  'rebates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    combineId: uuid('combine_id').notNull(),
+    cardId: uuid('card_id').notNull(),
+    sourceId: uuid('source_id').notNull(),
+    transactionId: text('transaction_id'),
+    bnplFeeMaxCents: money('bnpl_fee_max_cents').notNull(),
+    bnplFeeActualCents: money('bnpl_fee_actual_cents').notNull(),
+    rebateAmountCents: money('rebate_amount_cents').notNull(),
+    payoutMethod: text('payout_method'),
+    status: text('status').notNull().default('pending'),
+    processedAt: ts('processed_at'),
+    journalId: uuid('journal_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('rebates_user_idx').on(t.userId, t.status),
+    check('rebates_status_check', sql`${t.status} in ('pending', 'processed')`),
+    check('rebates_amount_check', sql`${t.rebateAmountCents} >= 0`),
+  ],
+);
+
+export const subscriptionPayments = pgTable('subscription_payments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  plan: text('plan').notNull(),
+  billingCycle: text('billing_cycle').notNull(),
+  listPriceCents: money('list_price_cents').notNull(),
+  discountPpm: integer('discount_ppm').notNull().default(0),
+  amountCents: money('amount_cents').notNull(),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  journalId: uuid('journal_id'),
+  createdAt: createdAt(),
+  ...demoFlags(),
+});

@@ -1,0 +1,54 @@
+// The account e-mails. Plain text first (every client shows it); the links are absolute, built
+// from APP_URL, so they work from any mail client.
+import type { MailMessage } from '../../adapters/mailer';
+
+export const RESET_LINK_VALID_MINUTES = 60;
+
+export function passwordResetEmail(input: { to: string; appUrl: string; token: string }): MailMessage {
+  const link = `${input.appUrl}/reset-password/confirm?token=${encodeURIComponent(input.token)}`;
+  return {
+    to: input.to,
+    subject: 'Reset your PayWeave password',
+    text: [
+      'Someone (hopefully you) asked to reset the password of your PayWeave account.',
+      '',
+      `Choose a new password here: ${link}`,
+      '',
+      `The link works once and expires in ${RESET_LINK_VALID_MINUTES} minutes.`,
+      'If you did not ask for this, ignore this e-mail: your password stays the same.',
+    ].join('\n'),
+    html: [
+      '<p>Someone (hopefully you) asked to reset the password of your PayWeave account.</p>',
+      `<p><a href="${escapeHtml(link)}">Choose a new password</a></p>`,
+      `<p>The link works once and expires in ${RESET_LINK_VALID_MINUTES} minutes. If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
+    ].join('\n'),
+  };
+}
+
+export function passwordChangedEmail(input: { to: string; appUrl: string }): MailMessage {
+  return {
+    to: input.to,
+    subject: 'Your PayWeave password was changed',
+    text: [
+      'The password of your PayWeave account was just changed, and every other signed-in device was signed out.',
+      '',
+      `If this was not you, reset your password now: ${input.appUrl}/reset-password`,
+    ].join('\n'),
+  };
+}
+
+export function emailChangedEmail(input: { to: string; newEmail: string; appUrl: string }): MailMessage {
+  return {
+    to: input.to,
+    subject: 'Your PayWeave e-mail address was changed',
+    text: [
+      `The e-mail address of your PayWeave account was changed to ${input.newEmail}.`,
+      '',
+      `If this was not you, contact support@payweave.example right away.`,
+    ].join('\n'),
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,86 @@
+// Password reset (DECISIONS §6): the request answers the same whether or not the e-mail has an
+// account; the e-mailed link holds a single-use token valid for one hour, stored hashed.
+// Confirming it sets the password and ends every session of the account.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { AUTH_MESSAGES } from '../../../contracts/auth';
+import type { Mailer } from '../../adapters/mailer';
+import type { Db, DbOrTx } from '../../db/client';
+import { passwordResetTokens, users } from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { hashToken, newToken } from '../../lib/tokens';
+import { inTransaction } from '../../lib/transaction';
+import { deleteUserSessions } from '../../plugins/session';
+import { passwordChangedEmail, passwordResetEmail, RESET_LINK_VALID_MINUTES } from './emails';
+
+export const RESET_TOKEN_TTL_MS = RESET_LINK_VALID_MINUTES * 60 * 1000;
+
+export const invalidResetToken = () => new AppError(400, 'invalid_token', AUTH_MESSAGES.resetTokenInvalid);
+
+/** Returns whether a message was queued, for tests only: the HTTP answer never depends on it. */
+export async function requestPasswordReset(
+  db: Db,
+  mailer: Mailer,
+  input: { email: string; now: Date; ip: string; appUrl: string },
+): Promise<boolean> {
+  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, input.email));
+  if (!user) {
+    await audit(db, { userId: null, event: 'password_reset_requested', ip: input.ip, details: { email: input.email, known: false }, at: input.now });
+    return false;
+  }
+  const token = newToken();
+  await inTransaction(db, async (tx) => {
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      createdAt: input.now,
+      expiresAt: new Date(input.now.getTime() + RESET_TOKEN_TTL_MS),
+    });
+    await mailer.enqueue(passwordResetEmail({ to: user.email, appUrl: input.appUrl, token }), tx);
+    await audit(tx, { userId: user.id, event: 'password_reset_requested', ip: input.ip, details: { known: true }, at: input.now });
+  });
+  return true;
+}
+
+/** Marks every unused reset link of the user as used (after any password change). */
+export async function revokeResetTokens(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+export async function confirmPasswordReset(
+  db: Db,
+  mailer: Mailer,
+  input: { token: string; password: string; now: Date; ip: string; appUrl: string },
+): Promise<{ userId: string }> {
+  const passwordHash = await hashPassword(input.password);
+  return inTransaction(db, async (tx) => {
+    // Claiming the token is one conditional update: of two concurrent uses, only one succeeds.
+    const [claimed] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: input.now })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, input.now),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId });
+    if (!claimed) throw invalidResetToken();
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash, lastReset: input.now, lastUpdated: input.now })
+      .where(eq(users.id, claimed.userId))
+      .returning({ id: users.id, email: users.email });
+    if (!user) throw invalidResetToken();
+    await revokeResetTokens(tx, user.id, input.now);
+    const endedSessions = await deleteUserSessions(tx, user.id);
+    await mailer.enqueue(passwordChangedEmail({ to: user.email, appUrl: input.appUrl }), tx);
+    await audit(tx, { userId: user.id, event: 'password_reset', ip: input.ip, details: { endedSessions }, at: input.now });
+    return { userId: user.id };
+  });
+}

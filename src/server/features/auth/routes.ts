@@ -1,0 +1,171 @@
+// Accounts API (issue 3). Thin handlers: rate limit, call one service, set the cookie, answer.
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AUTH_MESSAGES,
+  loginRequest,
+  passwordResetAccepted,
+  passwordResetConfirmRequest,
+  passwordResetRequest,
+  reauthenticateRequest,
+  registerRequest,
+} from '../../../contracts/auth';
+import { errorResponse } from '../../../contracts/common';
+import { profile } from '../../../contracts/me';
+import { audit } from '../../lib/audit';
+import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
+import { checkCurrentPassword } from './check-password';
+import { limitByIpAndEmail, limitResetConfirm } from './limits';
+import { confirmPasswordReset, requestPasswordReset } from './password-reset';
+import { registerUser } from './register-user';
+import { signIn } from './sign-in';
+
+const noContent = z.null().describe('No content');
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
+
+/** Sends queued e-mail now rather than at the next scheduled run; never delays or fails the answer. */
+export function deliverMailSoon(app: FastifyInstance): void {
+  app.adapters.mailer.flush().catch((error: unknown) => app.log.warn({ err: error }, 'outbox delivery failed; the scheduler retries'));
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and sign in (sets the session cookie)',
+        body: registerRequest,
+        response: { 201: profile, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const now = app.now();
+      await limitByIpAndEmail(app.db, { action: 'register', ip: request.ip, email: request.body.email, now });
+      const { profile: created, session } = await registerUser(app.db, {
+        email: request.body.email,
+        password: request.body.password,
+        now,
+        demoMode: app.config.demoMode,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      setSessionCookie(request, reply, session);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in (a new session cookie; remember-me keeps it 30 days)',
+        body: loginRequest,
+        response: { 200: profile, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const now = app.now();
+      await limitByIpAndEmail(app.db, { action: 'login', ip: request.ip, email: request.body.email, now });
+      const { profile: signedIn, session } = await signIn(app.db, {
+        email: request.body.email,
+        password: request.body.password,
+        rememberMe: request.body.rememberMe,
+        now,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        previousSessionId: request.auth?.sessionId,
+      });
+      setSessionCookie(request, reply, session);
+      return reply.status(200).send(signedIn);
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    { schema: { tags: ['auth'], summary: 'Sign out: ends the session server-side and clears the cookie', response: { 204: noContent, 403: errorResponse } } },
+    async (request, reply) => {
+      if (request.auth) {
+        await deleteSession(app.db, request.auth.sessionId);
+        await audit(app.db, { userId: request.auth.userId, event: 'sign_out', ip: request.ip, at: app.now() });
+      }
+      clearSessionCookie(request, reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Ask for a password-reset e-mail (the same answer whether or not the account exists)',
+        body: passwordResetRequest,
+        response: { 202: passwordResetAccepted, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const now = app.now();
+      await limitByIpAndEmail(app.db, { action: 'passwordReset', ip: request.ip, email: request.body.email, now });
+      const queued = await requestPasswordReset(app.db, app.adapters.mailer, { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl });
+      if (queued) deliverMailSoon(app);
+      return reply.status(202).send({ message: AUTH_MESSAGES.resetRequested });
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/confirm',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
+        body: passwordResetConfirmRequest,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const now = app.now();
+      await limitResetConfirm(app.db, { ip: request.ip, now });
+      const { userId } = await confirmPasswordReset(app.db, app.adapters.mailer, {
+        token: request.body.token,
+        password: request.body.password,
+        now,
+        ip: request.ip,
+        appUrl: app.config.appUrl,
+      });
+      deliverMailSoon(app);
+      // This browser's own session of that account has just ended with the others.
+      if (request.auth?.userId === userId) clearSessionCookie(request, reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/reauthenticate',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm the password again in this session (before revealing card details)',
+        body: reauthenticateRequest,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireUser(request);
+      const now = app.now();
+      await checkCurrentPassword(app.db, {
+        userId: auth.userId,
+        password: request.body.password,
+        now,
+        ip: request.ip,
+        failureEvent: 'reauthentication_failed',
+        wrongMessage: AUTH_MESSAGES.passwordWrong,
+      });
+      await markReauthenticated(app.db, auth.sessionId, now);
+      await audit(app.db, { userId: auth.userId, event: 'reauthenticated', ip: request.ip, at: now });
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,57 @@
+// Sign-in (DECISIONS §6): one answer for an unknown e-mail and a wrong password, in the same
+// time (the unknown e-mail is checked against a dummy hash); a new session on success.
+import { eq } from 'drizzle-orm';
+import { AUTH_MESSAGES } from '../../../contracts/auth';
+import type { Profile } from '../../../contracts/me';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
+import { inTransaction } from '../../lib/transaction';
+import { createSession, deleteSession, type NewSession } from '../../plugins/session';
+import { loadProfile } from '../me/get-profile';
+
+export const invalidCredentials = () => new AppError(401, 'invalid_credentials', AUTH_MESSAGES.invalidCredentials);
+
+export async function signIn(
+  db: Db,
+  input: {
+    email: string;
+    password: string;
+    rememberMe: boolean;
+    now: Date;
+    ip: string;
+    userAgent?: string;
+    /** The session the browser had before, if any: replaced, never reused (session fixation). */
+    previousSessionId?: string;
+  },
+): Promise<{ profile: Profile; session: NewSession }> {
+  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, input.email));
+  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+  if (!user || !ok) {
+    await audit(db, {
+      userId: user?.id ?? null,
+      event: 'sign_in_failed',
+      ip: input.ip,
+      details: { reason: user ? 'wrong_password' : 'unknown_email', ...(user ? {} : { email: input.email }) },
+      at: input.now,
+    });
+    throw invalidCredentials();
+  }
+  return inTransaction(db, async (tx) => {
+    if (input.previousSessionId) await deleteSession(tx, input.previousSessionId);
+    const session = await createSession(tx, {
+      userId: user.id,
+      remember: input.rememberMe,
+      now: input.now,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      passwordEntered: true,
+    });
+    await audit(tx, { userId: user.id, event: 'sign_in', ip: input.ip, details: { rememberMe: input.rememberMe }, at: input.now });
+    const profile = await loadProfile(tx, user.id, input.now);
+    if (!profile) throw invalidCredentials();
+    return { profile, session };
+  });
+}

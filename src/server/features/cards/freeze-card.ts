@@ -1,0 +1,34 @@
+// POST /api/cards/:id/freeze and /unfreeze: instant, audited. A frozen card cannot be spent,
+// cashed out or used as a source: `debitCard` refuses any debit of a frozen card, so every
+// feature that takes money off a card obeys the flag without checking it itself.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { CARD_MESSAGES, type Card } from '../../../contracts/cards';
+import { cards } from '../../db/schema';
+import { audit } from '../../lib/audit';
+import { conflict } from '../../lib/errors';
+import { inTransaction } from '../../lib/transaction';
+import { cardAbilities, loadOwnedCard, toCardView } from './card-view';
+
+export async function setCardFrozen(
+  app: FastifyInstance,
+  input: { userId: string; cardId: string; frozen: boolean; ip: string | null },
+): Promise<Card> {
+  return inTransaction(app.db, async (tx) => {
+    const now = app.now();
+    const row = await loadOwnedCard(tx, input.userId, input.cardId, { forUpdate: true });
+    if (!cardAbilities(row, now).freeze) throw conflict(CARD_MESSAGES.notFreezable, 'card_closed');
+    // Asking twice is harmless: the card is already as asked, and nothing new is audited.
+    if (row.frozen === input.frozen) return toCardView(row, now);
+    const [updated] = await tx.update(cards).set({ frozen: input.frozen }).where(eq(cards.id, row.id)).returning();
+    if (!updated) throw new Error('card update returned nothing');
+    await audit(tx, {
+      userId: input.userId,
+      event: input.frozen ? 'card_frozen' : 'card_unfrozen',
+      ip: input.ip,
+      details: { cardId: row.id, last4: row.last4 },
+      at: now,
+    });
+    return toCardView(updated, now);
+  });
+}

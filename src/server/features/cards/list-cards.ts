@@ -1,0 +1,39 @@
+// GET /api/cards and GET /api/cards/:id: the user's cards, newest first (spec §7: ordered by
+// issued_at descending), filtered as /my-cards asks.
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Card, CardFilter } from '../../../contracts/cards';
+import { cards } from '../../db/schema';
+import { loadOwnedCard, toCardView } from './card-view';
+
+/** A bound on one answer; a user creating a card a day would take more than a year to reach it. */
+export const MAX_CARDS_LISTED = 500;
+
+function filterCondition(filter: CardFilter): SQL | undefined {
+  switch (filter) {
+    case 'all':
+      return undefined;
+    case 'frozen':
+      return eq(cards.frozen, true);
+    // A frozen active card is listed under Frozen, not Active: Active means "ready to use".
+    case 'active':
+      return and(eq(cards.status, 'active'), eq(cards.frozen, false));
+    default:
+      return eq(cards.status, filter);
+  }
+}
+
+export async function listCards(app: FastifyInstance, userId: string, filter: CardFilter): Promise<Card[]> {
+  const rows = await app.db
+    .select()
+    .from(cards)
+    .where(and(eq(cards.userId, userId), filterCondition(filter)))
+    .orderBy(desc(cards.issuedAt), desc(cards.id))
+    .limit(MAX_CARDS_LISTED);
+  const now = app.now();
+  return rows.map((row) => toCardView(row, now));
+}
+
+export async function getCard(app: FastifyInstance, userId: string, cardId: string): Promise<Card> {
+  return toCardView(await loadOwnedCard(app.db, userId, cardId), app.now());
+}

@@ -1,0 +1,92 @@
+// Thin handlers: parse (zod), call one service, shape the answer.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contracts/common';
+import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';
+import { requireRecentPassword, requireUser } from '../../plugins/session';
+import { idempotencyKeyFrom } from '../../lib/idempotency';
+import { setCardFrozen } from './freeze-card';
+import { listCardTransactions } from './list-card-transactions';
+import { getCard, listCards } from './list-cards';
+import { REVEAL_REAUTH_WINDOW_MS, revealCard } from './reveal-card';
+import { simulatePurchase } from './simulate-purchase';
+
+const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse };
+const tags = ['cards'];
+
+export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/cards',
+    { schema: { tags, summary: 'The signed-in user’s cards, newest first (masked numbers only)', querystring: listCardsQuery, response: { 200: cardList, ...errors } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return { cards: await listCards(app, userId, request.query.status) };
+    },
+  );
+
+  app.get('/cards/:id', { schema: { tags, summary: 'One card (masked number only)', params: cardParams, response: { 200: card, ...errors } } }, async (request) => {
+    const { userId } = requireUser(request);
+    return getCard(app, userId, request.params.id);
+  });
+
+  app.post(
+    '/cards/:id/reveal',
+    {
+      schema: {
+        tags,
+        summary: 'Full number, expiry and CVV; needs the password entered within 5 minutes (else 403 reauthentication_required); audited',
+        params: cardParams,
+        response: { 200: cardReveal, 403: errorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return revealCard(app, {
+        userId,
+        cardId: request.params.id,
+        ip: request.ip,
+        assertRecentPassword: () => requireRecentPassword(request, REVEAL_REAUTH_WINDOW_MS),
+      });
+    },
+  );
+
+  for (const [action, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
+    app.post(
+      `/cards/:id/${action}`,
+      { schema: { tags, summary: frozen ? 'Freeze a card (instant, audited)' : 'Unfreeze a card (instant, audited)', params: cardParams, response: { 200: card, 409: errorResponse, ...errors } } },
+      async (request) => {
+        const { userId } = requireUser(request);
+        return setCardFrozen(app, { userId, cardId: request.params.id, frozen, ip: request.ip });
+      },
+    );
+  }
+
+  app.post(
+    '/cards/:id/purchases',
+    {
+      schema: {
+        tags,
+        summary: 'Simulate a purchase (demo mode; Idempotency-Key required). Declines answer 402 `declined` and are recorded.',
+        params: cardParams,
+        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        body: purchaseRequest,
+        response: { 201: purchaseResponse, 402: errorResponse, 409: errorResponse, 422: errorResponse, 501: errorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const idempotencyKey = idempotencyKeyFrom(request);
+      const result = await simulatePurchase(app, { userId, cardId: request.params.id, request: request.body, idempotencyKey });
+      return reply.status(result.status).send(result.body as never);
+    },
+  );
+
+  app.get(
+    '/cards/:id/transactions',
+    { schema: { tags, summary: 'Purchases, cash-outs, transfers and funding of one card, newest first', params: cardParams, response: { 200: cardTransactionList, ...errors } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return { transactions: await listCardTransactions(app, userId, request.params.id) };
+    },
+  );
+};

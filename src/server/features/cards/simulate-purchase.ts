@@ -1,0 +1,94 @@
+// POST /api/cards/:id/purchases (demo mode): a merchant authorises and captures an amount on a
+// virtual card. Approved: the card's balance goes down through the ledger (card → merchants) in
+// the same transaction as the purchase row. Declined: a declined purchase row says why, and no
+// money moves. Single-use cards close when a purchase empties them (DECISIONS §4).
+import type { FastifyInstance } from 'fastify';
+import { DECLINE_MESSAGES, type DeclineReason, type PurchaseRequest, type PurchaseResponse } from '../../../contracts/cards';
+import type { Tx } from '../../db/client';
+import { transactions } from '../../db/schema';
+import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../ledger/accounts';
+import { debitCard } from '../../ledger/card-accounts';
+import { postJournal } from '../../ledger/post-journal';
+import { liveModeNotImplemented } from '../../lib/errors';
+import { requestFingerprint, withIdempotency, type StoredResponse } from '../../lib/idempotency';
+import { isWithinValidity, loadOwnedCard, toCardView, type CardRow } from './card-view';
+import { toTransactionView } from './list-card-transactions';
+
+/** Why this card cannot pay this amount now, or null when it can. Permanent reasons come first. */
+export function declineReasonFor(row: CardRow, amountCents: number, now: Date): DeclineReason | null {
+  if (row.status === 'cashed_out' || row.status === 'closed') return 'closed';
+  if (row.status === 'expired' || !isWithinValidity(row, now)) return 'expired';
+  if (row.frozen) return 'frozen';
+  if (row.remainingAmountCents < amountCents) return 'insufficient_balance';
+  return null;
+}
+
+export async function simulatePurchase(
+  app: FastifyInstance,
+  input: { userId: string; cardId: string; request: PurchaseRequest; idempotencyKey: string },
+): Promise<StoredResponse> {
+  if (!app.config.demoMode) throw liveModeNotImplemented();
+  // A 404 for someone else's card before anything else, including the idempotency claim.
+  await loadOwnedCard(app.db, input.userId, input.cardId);
+  // Spec §9: a demo payment takes 1 to 2 seconds; the wait holds no locks.
+  await app.adapters.delay('payment');
+  const fingerprint = requestFingerprint({ method: 'POST', route: `/api/cards/${input.cardId}/purchases`, body: input.request });
+  const result = await withIdempotency(app.db, { userId: input.userId, key: input.idempotencyKey, fingerprint, now: app.now() }, (tx) =>
+    purchaseInTransaction(app, tx, input.userId, input.cardId, input.request),
+  );
+  return { status: result.status, body: result.body };
+}
+
+async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: string, cardId: string, request: PurchaseRequest): Promise<StoredResponse> {
+  const now = app.now();
+  const { amountCents, merchant } = request;
+  const card = await loadOwnedCard(tx, userId, cardId);
+  const flags = { simulated: card.simulated, testSource: card.testSource, environment: card.environment };
+
+  let reason = declineReasonFor(card, amountCents, now);
+  if (reason === null) {
+    // The conditional update decides under concurrency: two purchases can never both take the
+    // last dollar. When it refuses, the card changed since it was read; read it again to say why.
+    const change = await debitCard(tx, {
+      cardId,
+      userId,
+      amountCents,
+      countsAsSpent: true,
+      statusAtZero: card.type === 'single-use' ? 'closed' : null,
+    });
+    if (change) {
+      const journalId = await postJournal(tx, {
+        kind: 'purchase',
+        userId,
+        referenceId: cardId,
+        memo: `purchase at ${merchant}`,
+        entries: [
+          { accountCode: cardAccountCode(cardId), amountCents: -amountCents },
+          { accountCode: SYSTEM_ACCOUNTS.merchants, amountCents },
+        ],
+      });
+      const [row] = await tx
+        .insert(transactions)
+        .values({ userId, cardId, type: 'purchase', status: 'success', amountCents, feeCents: 0, netAmountCents: amountCents, merchant, journalId, ...flags })
+        .returning();
+      if (!row) throw new Error('transaction insert returned nothing');
+      const after = await loadOwnedCard(tx, userId, cardId);
+      // TIGER_STYLE: assert what must hold after the write, not only before it.
+      if (after.remainingAmountCents !== change.remainingAmountCents || after.remainingAmountCents < 0) {
+        throw new Error(`card ${cardId} balance out of step after purchase`);
+      }
+      const body: PurchaseResponse = { transaction: toTransactionView(row), card: toCardView(after, now) };
+      return { status: 201, body };
+    }
+    reason = declineReasonFor(await loadOwnedCard(tx, userId, cardId), amountCents, now) ?? 'insufficient_balance';
+  }
+
+  const [declined] = await tx
+    .insert(transactions)
+    .values({ userId, cardId, type: 'purchase', status: 'declined', amountCents, feeCents: 0, netAmountCents: amountCents, merchant, declineReason: reason, ...flags })
+    .returning({ id: transactions.id });
+  if (!declined) throw new Error('transaction insert returned nothing');
+  // Returned, not thrown: the declined purchase is recorded, and a retry with the same key
+  // answers the same decline instead of trying again.
+  return { status: 402, body: { error: { code: 'declined', message: DECLINE_MESSAGES[reason], details: { reason, transactionId: declined.id } } } };
+}

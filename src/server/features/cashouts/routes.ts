@@ -1,0 +1,46 @@
+// Thin handlers: parse (zod), call one service, shape the answer.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contracts/common';
+import { cashoutList, createCashoutRequest, createCashoutResponse, listCashoutsQuery } from '../../../contracts/cashouts';
+import { liveModeNotImplemented } from '../../lib/errors';
+import { idempotencyKeyFrom } from '../../lib/idempotency';
+import { requireUser } from '../../plugins/session';
+import { createCashout } from './create-cashout';
+import { listCashouts } from './list-cashouts';
+
+const tags = ['cashouts'];
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+
+export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/cashouts',
+    {
+      schema: {
+        tags,
+        summary: 'Cash out a card to a payout method (Idempotency-Key required)',
+        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        body: createCashoutRequest,
+        response: { 201: createCashoutResponse, 422: errorResponse, 501: errorResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      // Live mode answers 501 whatever the request holds (spec §8), so it is checked before the key.
+      if (!app.config.demoMode) throw liveModeNotImplemented();
+      const key = idempotencyKeyFrom(request);
+      const result = await createCashout(app, userId, request.body, key);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(result.status).send(result.body);
+    },
+  );
+
+  app.get(
+    '/cashouts',
+    { schema: { tags, summary: "The user's cash-outs, newest first", querystring: listCashoutsQuery, response: { 200: cashoutList, ...errors } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return { cashouts: await listCashouts(app.db, userId, request.query) };
+    },
+  );
+};

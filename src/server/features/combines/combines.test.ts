@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
+import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_MASTERCARD, TEST_VISA, type ApiUser } from '../../../../tests/helpers/api-client';
+import { cards, combineSources, combines, rebates, users } from '../../db/schema';
+import { checkLedger } from '../../ledger/check-ledger';
+
+const run = await requireEngine();
+
+describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
+  let t: TestApp;
+  let user: ApiUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await registerUser(t.app);
+  });
+  afterAll(async () => {
+    if (t) expect((await checkLedger(t.database.db)).problems).toEqual([]);
+    await t?.close();
+  });
+
+  it('the amount step: $500.00 + 10% is $550.00, computed by the server', async () => {
+    const combine = await startCombine(user, '500', '10');
+    expect(combine).toMatchObject({ totalAmountCents: 55_000, status: 'in_progress', baseAmountCents: 50_000, taxBufferCents: 5_000 });
+    expect(combine.funding.remainingToFundCents).toBe(55_000);
+  });
+
+  it('the amount step refuses bad input with the spec messages', async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ baseInput: '12a', bufferInput: '10', bufferMode: 'percent' }, 'Both fields must contain only numbers or a decimal point.'],
+      [{ baseInput: '0', bufferInput: '10', bufferMode: 'percent' }, 'Please enter a positive total and non-negative buffer.'],
+      [{ baseInput: '10.123', bufferInput: '0', bufferMode: 'dollars' }, 'Amounts can have at most 2 decimal places.'],
+      [{ baseInput: '50000.01', bufferInput: '0', bufferMode: 'dollars' }, 'The maximum card amount is $50,000.00.'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await user.request('POST', '/api/combines', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.message).toBe(message);
+    }
+  });
+
+  it('a card source shows the exact fees of DECISIONS and keeps no card number or CVV', async () => {
+    const combine = await startCombine(user, '500', '10');
+    const res = await addSource(user, combine.id, { chargeCents: 30_000, cardNumber: TEST_MASTERCARD, provider: 'mastercard' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.sources[0]).toMatchObject({ chargeCents: 30_000, processorFeeCents: 900, productFeeCents: 300, netCents: 28_800, brand: 'mastercard', last4: '4444' });
+    expect(body.funding.remainingToFundCents).toBe(55_000 - 28_800);
+    expect(res.body).not.toContain(TEST_MASTERCARD);
+    const stored = await t.database.db.execute(sql`select row_to_json(s)::text as j from combine_sources s`);
+    expect(JSON.stringify(stored)).not.toContain(TEST_MASTERCARD);
+    expect(JSON.stringify(stored)).not.toContain('"123"');
+  });
+
+  it('each add-source validation failure answers with the spec message', async () => {
+    const combine = await startCombine(user, '100', '0');
+    const base = { type: 'credit', provider: 'visa', chargeCents: 5_000, cardNumber: TEST_VISA, expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvv: '123' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base, provider: 'affirm' }, 'Please select a provider'],
+      [{ ...base, cardNumber: '4242 4242' }, 'Please enter a valid card number'],
+      [{ ...base, expYear: 2020 }, 'Please enter a valid expiry date'],
+      [{ ...base, cvv: '1' }, 'Please enter a valid CVV'],
+      [{ ...base, chargeCents: 0 }, 'Please enter a valid amount'],
+      [{ ...base, type: 'gift' }, 'Please select a payment source type'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await user.request('POST', `/api/combines/${combine.id}/sources`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.message).toBe(message);
+    }
+  });
+
+  it('the decline test card is refused with the spec message and nothing is stored', async () => {
+    const combine = await startCombine(user, '100', '0');
+    const res = await addSource(user, combine.id, { chargeCents: 5_000, cardNumber: '4000000000009995' });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({ code: 'insufficient_funds', message: 'Insufficient funds for pre-authorization' });
+    const rows = await t.database.db.select().from(combineSources).where(eq(combineSources.combineId, combine.id));
+    expect(rows).toHaveLength(0);
+  });
+
+  it('two card sources with a 10% buffer: the card holds the nets minus the creation fee, and the ledger balances', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '500', '10');
+    await addSource(fresh, combine.id, { chargeCents: 30_000 });
+    const afterFirst = (await fresh.request('GET', `/api/combines/${combine.id}`)).json();
+    const needed = afterFirst.funding.remainingToFundCents as number;
+    expect(needed).toBe(26_200);
+    const suggestion = afterFirst.funding.suggestedChargeCents.card as number;
+    const second = await addSource(fresh, combine.id, { chargeCents: suggestion, cardNumber: TEST_MASTERCARD, provider: 'mastercard' });
+    expect(second.json().funding).toMatchObject({ remainingToFundCents: 0, canContinue: true });
+    // The suggestion is the smallest charge: one cent less leaves the combine short.
+    expect(second.json().sources[1].netCents).toBeGreaterThanOrEqual(needed);
+
+    const completed = await completeWithQuote(fresh, combine.id);
+    expect(completed.statusCode).toBe(201);
+    const body = completed.json();
+    const nets = body.quote.netTotalCents as number;
+    expect(body.card.originalAmountCents).toBe(nets - 10);
+    expect(body.quote.creationFeeCents).toBe(10);
+    expect(body.card.maskedNumber).toMatch(/^•••• •••• •••• \d{4}$/);
+    expect(body.combine.status).toBe('completed');
+    expect(JSON.stringify(body)).not.toMatch(/\b[45]\d{15}\b/);
+    expect((await checkLedger(t.database.db)).problems).toEqual([]);
+    const [profile] = await t.database.db.select().from(users).where(eq(users.email, fresh.email));
+    expect(profile?.combineTotal).toBe(1);
+  });
+
+  it('the same Idempotency-Key returns the same card and charges once', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '100', '0');
+    await addSource(fresh, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
+    const key = randomUUID();
+    const first = await completeWithQuote(fresh, combine.id, { key });
+    const second = await completeWithQuote(fresh, combine.id, { key });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json().card.id).toBe(first.json().card.id);
+    const owned = await t.database.db.select().from(cards).where(eq(cards.combineId, combine.id));
+    expect(owned).toHaveLength(1);
+  });
+
+  it('figures that differ from the review answer 409 quote_changed and charge nothing', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '100', '0');
+    await addSource(fresh, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
+    const res = await fresh.request(
+      'POST',
+      `/api/combines/${combine.id}/complete`,
+      { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general', expected: { cardAmountCents: 1, totalChargedCents: 1, productFeeCents: 1 } },
+      { 'idempotency-key': randomUUID() },
+    );
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('quote_changed');
+    expect(res.json().error.details.cardAmountCents).toBeGreaterThan(0);
+    const [row] = await t.database.db.select().from(combines).where(eq(combines.id, combine.id));
+    expect(row?.status).toBe('in_progress');
+  });
+
+  it('an underfunded combine cannot be completed', async () => {
+    const combine = await startCombine(user, '100', '0');
+    await addSource(user, combine.id, { chargeCents: 5_000 });
+    const res = await completeWithQuote(user, combine.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.message).toMatch(/^The payment sources after fees only add up to \$\d+\.\d\d \(needed: \$100\.00\)\. Please add more\.$/);
+  });
+
+  it('a BNPL source: Klarna $150.00 gives max $15.00, actual $5.25, a pending rebate of $9.75', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '143.85', '0', 'dollars');
+    const added = await addSource(fresh, combine.id, { type: 'bnpl', provider: 'klarna', chargeCents: 15_000 });
+    expect(added.json().sources[0]).toMatchObject({ processorFeeCents: 465, productFeeCents: 150, netCents: 14_385, bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, rebateCents: 975, oneTimeCardChargeCents: 16_500 });
+    const early = await completeWithQuote(fresh, combine.id);
+    expect(early.statusCode).toBe(400);
+    const sourceId = added.json().sources[0].id as string;
+    const bad = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242', expiry: '12/30', cvv: '123' });
+    expect(bad.json().error.message).toBe('Please enter a valid card number.');
+    const badExpiry = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '1230', cvv: '123' });
+    expect(badExpiry.json().error.message).toBe('Please enter expiry as MM/YY.');
+    const ok = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvv: '123' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ bnplCheckoutCompleted: true });
+    const done = await completeWithQuote(fresh, combine.id);
+    expect(done.statusCode).toBe(201);
+    expect(done.json().card.originalAmountCents).toBe(14_375);
+    const rebateRows = await t.database.db.select().from(rebates).where(eq(rebates.combineId, combine.id));
+    expect(rebateRows).toMatchObject([{ rebateAmountCents: 975, bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, status: 'pending' }]);
+  });
+
+  it('Free plan: the fourth combine of the month is refused with the limit message', async () => {
+    const fresh = await registerUser(t.app);
+    for (let i = 0; i < 3; i += 1) expect((await createCard(fresh, '20')).statusCode).toBe(201);
+    const fourth = await createCard(fresh, '20');
+    expect(fourth.statusCode).toBe(403);
+    expect(fourth.json().error.message).toBe('You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.');
+  });
+
+  it('a boost is earned on the third combine and waives the product fee when used', async () => {
+    const fresh = await registerUser(t.app);
+    expect((await createCard(fresh, '20')).json().boostEarned).toBe(false);
+    expect((await createCard(fresh, '20')).json().boostEarned).toBe(false);
+    const third = (await createCard(fresh, '20')).json();
+    expect(third.boostEarned).toBe(true);
+    expect(third.boostMessage).toMatch(/Boost/);
+    await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.email, fresh.email));
+    const boosted = await createCard(fresh, '20', { useBoost: true });
+    expect(boosted.statusCode).toBe(201);
+    expect(boosted.json().quote).toMatchObject({ productFeeCents: 0, boostUsed: true });
+    const [profile] = await t.database.db.select().from(users).where(eq(users.email, fresh.email));
+    expect(profile).toMatchObject({ boostsAvailable: 0, boostsUsed: 1, combineTotal: 4 });
+  });
+
+  it('save for later, list, resume and delete a draft', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '80', '0');
+    await addSource(fresh, combine.id, { type: 'bnpl', provider: 'affirm', chargeCents: 9_000 });
+    const saved = await fresh.request('POST', `/api/combines/${combine.id}/save`, { currentStep: 3, formData: { note: 'x', cardNumber: TEST_VISA } });
+    expect(saved.json()).toMatchObject({ status: 'incomplete', currentStep: 3, formData: { note: 'x' } });
+    expect(saved.body).not.toContain(TEST_VISA);
+    const list = (await fresh.request('GET', '/api/combines?status=incomplete')).json();
+    expect(list.combines.map((c: { id: string }) => c.id)).toEqual([combine.id]);
+    const resumed = (await fresh.request('GET', `/api/combines/${combine.id}`)).json();
+    expect(resumed.sources).toHaveLength(1);
+    expect((await fresh.request('DELETE', `/api/combines/${combine.id}`)).statusCode).toBe(204);
+    expect((await fresh.request('GET', `/api/combines/${combine.id}`)).json().error.message).toBe('Could not find the saved combine.');
+  });
+
+  it("another user's combine is invisible", async () => {
+    const owner = await registerUser(t.app);
+    const combine = await startCombine(owner, '50', '0');
+    const intruder = await registerUser(t.app);
+    for (const [method, url] of [
+      ['GET', `/api/combines/${combine.id}`],
+      ['DELETE', `/api/combines/${combine.id}`],
+      ['POST', `/api/combines/${combine.id}/save`],
+    ] as const) {
+      const res = await intruder.request(method, url, method === 'POST' ? {} : undefined);
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+
+  it('signed out, every combine endpoint answers 401', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/combines' });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe.skipIf(!run)(`combine wizard in live mode (${testEngine()})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { DEMO_MODE: 'false' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('adding a source answers "Live mode not yet implemented" and changes nothing', async () => {
+    const user = await registerUser(t.app);
+    const combine = await startCombine(user, '50', '0');
+    const res = await addSource(user, combine.id, { chargeCents: 6_000 });
+    expect(res.statusCode).toBe(501);
+    expect(res.json().error.message).toBe('Live mode not yet implemented');
+    const rows = await t.database.db.select().from(combineSources);
+    expect(rows).toHaveLength(0);
+  });
+});

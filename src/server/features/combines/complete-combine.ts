@@ -1,0 +1,318 @@
+// "Create Virtual Card": the one transaction in which a combine becomes money on a card.
+// Everything is re-checked here from stored data; the client only says which choices it made
+// and which figures it saw (if they differ, nothing is charged: 409 quote_changed).
+import { randomInt } from 'node:crypto';
+import { and, count, eq, gte, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
+import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
+import { fundingCheck } from '../../../core/quote';
+import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
+import { PROMO, promoEndFrom } from '../../../core/promo';
+import type { CompleteCombineResponse } from '../../../contracts/combines';
+import type { Tx } from '../../db/client';
+import { cards, combineSources, combines, rebates, systemPromos, transactions, users } from '../../db/schema';
+import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
+import { createCardAccount, debitCard } from '../../ledger/card-accounts';
+import { postJournal, type Posting } from '../../ledger/post-journal';
+import { encryptCardSecret } from '../../lib/card-crypto';
+import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
+import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
+import { buildCombineView, loadCombine, loadSources } from './combine-view';
+import { PROMO_COUNTER_ID, readPromoStatus } from '../system/promo-status';
+import { loadUser, pricingFor } from './pricing';
+import { computeQuote, type QuoteChoices } from './quote-service';
+
+export const CREATE_CARD_FAILED = 'Failed to create virtual card';
+export const QUOTE_CHANGED_MESSAGE = 'The fees changed since you reviewed them, so nothing was charged. Please review the new figures and confirm again.';
+
+export type CompleteInput = QuoteChoices & { expected: { cardAmountCents: number; totalChargedCents: number; productFeeCents: number } };
+
+export async function completeCombine(
+  app: FastifyInstance,
+  userId: string,
+  combineId: string,
+  input: CompleteInput,
+  idempotencyKey: string,
+): Promise<{ status: number; body: CompleteCombineResponse }> {
+  if (!app.config.demoMode) throw liveModeNotImplemented();
+  // Spec: creation takes about 2 s in demo mode; the wait holds no locks.
+  await app.adapters.delay('cardCreation');
+  const fingerprint = requestFingerprint({ method: 'POST', route: `/api/combines/${combineId}/complete`, body: input });
+  const result = await withIdempotency(app.db, { userId, key: idempotencyKey, fingerprint, now: app.now() }, async (tx) => ({
+    status: 201,
+    body: await completeInTransaction(app, tx, userId, combineId, input),
+  }));
+  return { status: result.status, body: result.body as CompleteCombineResponse };
+}
+
+async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: string, combineId: string, input: CompleteInput): Promise<CompleteCombineResponse> {
+  const now = app.now();
+  // Lock order everywhere: user, then combine, then the promo counter, then cards.
+  const user = await loadUser(tx, userId, { forUpdate: true });
+  const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+  if (row.status === 'completed') throw conflict('This combine is already completed.', 'already_completed');
+  if (row.status !== 'in_progress' && row.status !== 'incomplete') throw conflict('This combine can no longer be completed.', 'not_a_draft');
+  const sources = await loadSources(tx, combineId);
+
+  const plan = user.subscription as Parameters<typeof checkMonthlyLimit>[0]['plan'];
+  const [{ completedThisMonth } = { completedThisMonth: 0 }] = await tx
+    .select({ completedThisMonth: count() })
+    .from(combines)
+    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now))));
+  const limit = checkMonthlyLimit({ plan, completedThisMonth: Number(completedThisMonth) });
+  if (!limit.ok) throw forbidden(limit.message, 'limit_reached');
+
+  if (sources.some((s) => s.type === 'bnpl' && !s.bnplCardToken)) {
+    throw badRequest('Please enter the one-time card from your BNPL provider before creating the card.');
+  }
+  if (input.useBoost) {
+    const boost = canUseBoost({ boostsAvailable: user.boostsAvailable, boostsUsed: user.boostsUsed });
+    if (!boost.ok) throw conflict(boost.message, 'boost_unavailable');
+  }
+
+  const promo = await readPromoStatus(tx);
+  const pricing = pricingFor(user, row.totalAmountCents, promo.remainingCount, now);
+  const { core: quote, api: quoteView } = computeQuote(row, sources, user, pricing, input);
+  // Figures first: a user who reviewed other numbers must see the new ones (which may also say
+  // the sources no longer cover the total, canContinue = false).
+  if (
+    quote.cardAmountCents !== input.expected.cardAmountCents ||
+    quote.totalChargedCents !== input.expected.totalChargedCents ||
+    quote.productFeeCents !== input.expected.productFeeCents
+  ) {
+    throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', quoteView);
+  }
+  const funding = fundingCheck(quote);
+  if (!funding.ok) throw conflict(funding.message, 'underfunded', quoteView);
+
+  // The launch promo: a conditional increment that can never pass 100 (and a CHECK behind it).
+  let promoApplied = false;
+  if (pricing.promoClaim) {
+    const claimed = await tx
+      .update(systemPromos)
+      .set({ first100PromoClaimed: sql`${systemPromos.first100PromoClaimed} + 1` })
+      .where(and(eq(systemPromos.id, PROMO_COUNTER_ID), sql`${systemPromos.first100PromoClaimed} < ${systemPromos.limitCount}`))
+      .returning({ claimed: systemPromos.first100PromoClaimed });
+    // The last spot went to someone else between review and now: the fees differ, charge nothing.
+    if (claimed.length === 0) {
+      const { api } = computeQuote(row, sources, user, pricingFor(user, row.totalAmountCents, 0, now), input);
+      throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', api);
+    }
+    promoApplied = true;
+  }
+
+  // Capture the holds. Internal sources move money between the user's own cards instead.
+  const entries: Posting[] = [];
+  for (const [index, source] of sources.entries()) {
+    const q = quote.sources[index];
+    if (!q) throw new Error('quote and sources out of step');
+    if (source.type === 'internal') {
+      const moved = await debitCard(tx, {
+        cardId: source.sourceCardId ?? '',
+        userId,
+        amountCents: q.chargedCents,
+        countsAsSpent: false,
+        statusAtZero: null,
+      });
+      if (!moved) throw conflict('The card used as a source no longer has that balance available.', 'source_unavailable');
+      entries.push({ accountCode: cardAccountCode(source.sourceCardId ?? ''), amountCents: -q.chargedCents });
+    } else {
+      if (source.authorizationId) await app.adapters.cardProcessor.capture(source.authorizationId, q.chargeCents + q.creationFeeCents);
+      if (source.bnplTransactionId) await app.adapters.cardProcessor.capture(source.bnplTransactionId, q.oneTimeCardChargeCents ?? q.chargeCents);
+      entries.push({ accountCode: SYSTEM_ACCOUNTS.fundingSources, amountCents: -q.chargedCents });
+    }
+  }
+
+  // Issue the card.
+  const network = randomInt(2) === 0 ? 'visa' : 'mastercard';
+  const printed = demoCardExpiry(now);
+  const issued = await app.adapters.cardProcessor.issueCard({
+    network,
+    expMonth: Number(printed.expiryMonth),
+    expYear: 2000 + Number(printed.expiryYear),
+    generateNumber: (randomDigit) => generateCardNumber(network, randomDigit),
+  });
+  const cardId = crypto.randomUUID();
+  const ledgerAccountId = await createCardAccount(tx, { cardId, userId });
+  const cardType = input.cardType;
+  const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
+  const [card] = await tx
+    .insert(cards)
+    .values({
+      id: cardId,
+      userId,
+      combineId,
+      type: cardType,
+      status: 'active',
+      issuedAt: now,
+      validUntil: cardExpiresAt(cardType, now),
+      expMonth: issued.expMonth,
+      expYear: issued.expYear,
+      network: issued.network,
+      last4: issued.number.slice(-4),
+      numberEnc: encryptCardSecret(app.config.cardDataKey, issued.number, cardId),
+      cvvEnc: encryptCardSecret(app.config.cardDataKey, issued.cvv, cardId),
+      originalAmountCents: quote.cardAmountCents,
+      remainingAmountCents: quote.cardAmountCents,
+      ledgerAccountId,
+      promoApplied,
+      promoId: promoApplied ? PROMO.id : null,
+      providerRef: issued.providerRef,
+      ...flags,
+    })
+    .returning();
+  if (!card) throw new Error('card insert returned nothing');
+
+  entries.push(
+    { accountCode: cardAccountCode(cardId), amountCents: quote.cardAmountCents },
+    { accountCode: SYSTEM_ACCOUNTS.processorFees, amountCents: quote.processorFeeCents },
+    { accountCode: SYSTEM_ACCOUNTS.productFeeRevenue, amountCents: quote.productFeeCents },
+    { accountCode: SYSTEM_ACCOUNTS.bnplProviderFees, amountCents: quote.bnplFeeActualCents },
+    { accountCode: SYSTEM_ACCOUNTS.rebatesPayable, amountCents: quote.rebateCents },
+    { accountCode: SYSTEM_ACCOUNTS.creationFeeRevenue, amountCents: quote.creationFeeCents },
+  );
+  const journalId = await postJournal(tx, { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries });
+
+  await tx.insert(transactions).values({
+    userId,
+    cardId,
+    type: 'funding',
+    amountCents: quote.cardAmountCents,
+    feeCents: quote.productFeeCents + quote.processorFeeCents + quote.bnplFeeActualCents + quote.creationFeeCents,
+    netAmountCents: quote.cardAmountCents,
+    combineId,
+    journalId,
+    ...flags,
+  });
+  for (const [index, source] of sources.entries()) {
+    const q = quote.sources[index]!;
+    if (source.type === 'internal' && source.sourceCardId) {
+      await tx.insert(transactions).values({
+        userId,
+        cardId: source.sourceCardId,
+        type: 'transfer_out',
+        amountCents: q.chargedCents,
+        feeCents: q.productFeeCents + q.creationFeeCents,
+        netAmountCents: q.netCents,
+        merchant: `To card •••• ${card.last4}`,
+        combineId,
+        journalId,
+        ...flags,
+      });
+    }
+    await tx
+      .update(combineSources)
+      .set({
+        status: 'captured',
+        processorFeeCents: q.processorFeeCents,
+        productFeeCents: q.productFeeCents,
+        netCents: q.netCents,
+        bnplFeeMaxCents: q.bnplFeeMaxCents,
+        bnplFeeActualCents: q.bnplFeeActualCents,
+        rebateCents: q.rebateCents,
+        creationFeeCents: q.creationFeeCents,
+      })
+      .where(eq(combineSources.id, source.id));
+  }
+
+  // BNPL rebates: owed to the user until a payout method exists to receive them.
+  let firstRebateId: string | null = null;
+  for (const [index, source] of sources.entries()) {
+    const q = quote.sources[index]!;
+    if (source.type !== 'bnpl') continue;
+    const [rebate] = await tx
+      .insert(rebates)
+      .values({
+        userId,
+        combineId,
+        cardId,
+        sourceId: source.id,
+        transactionId: source.bnplTransactionId,
+        bnplFeeMaxCents: q.bnplFeeMaxCents,
+        bnplFeeActualCents: q.bnplFeeActualCents,
+        rebateAmountCents: q.rebateCents,
+        status: 'pending',
+      })
+      .returning({ id: rebates.id });
+    firstRebateId ??= rebate?.id ?? null;
+  }
+
+  const counts = applyCombineCompletion({
+    combineTotal: user.combineTotal,
+    boostsAvailable: user.boostsAvailable,
+    boostsUsed: user.boostsUsed,
+    usedBoost: quoteView.boostUsed,
+  });
+  await tx
+    .update(users)
+    .set({
+      combineTotal: counts.combineTotal,
+      boostsAvailable: counts.boostsAvailable,
+      boostsUsed: counts.boostsUsed,
+      lastUpdated: now,
+      ...(promoApplied ? { promo50offFirstYear: true, promoStart: now, promoEnd: promoEndFrom(now) } : {}),
+    })
+    .where(eq(users.id, userId));
+
+  await tx
+    .update(combines)
+    .set({
+      status: 'completed',
+      cardId,
+      completedAt: now,
+      updatedAt: now,
+      currentStep: 7,
+      useBoost: quoteView.boostUsed,
+      creationFeeSourceIdx: input.creationFeeSourceIdx,
+      cardType,
+      promoApplied,
+      bnplFeeMaxCents: quote.bnplFeeMaxCents,
+      bnplFeeActualCents: quote.bnplFeeActualCents,
+      rebateId: firstRebateId,
+    })
+    .where(eq(combines.id, combineId));
+
+  await afterCompletionHooks.run(tx, { userId, now });
+
+  const completedRow = await loadCombine(tx, userId, combineId);
+  const finalSources = await loadSources(tx, combineId);
+  const combineView = await buildCombineView(tx, completedRow, finalSources, pricing);
+  return {
+    combine: combineView,
+    card: {
+      id: card.id,
+      type: cardType,
+      status: card.status,
+      network: card.network as 'visa' | 'mastercard',
+      last4: card.last4,
+      maskedNumber: maskCardNumber(card.last4),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      originalAmountCents: card.originalAmountCents,
+      remainingAmountCents: card.remainingAmountCents,
+      issuedAt: card.issuedAt.toISOString(),
+      validUntil: card.validUntil.toISOString(),
+      promoApplied,
+      promoId: card.promoId,
+    },
+    quote: quoteView,
+    promoApplied,
+    boostEarned: counts.earnedBoost,
+    boostMessage: counts.earnedBoost ? BOOST_EARNED_MESSAGE : null,
+  };
+}
+
+// Other features (payouts: paying pending BNPL rebates) hook into the completion transaction
+// without this file importing them.
+type CompletionHook = (tx: Tx, context: { userId: string; now: Date }) => Promise<void>;
+const hooks: CompletionHook[] = [];
+export const afterCompletionHooks = {
+  add(hook: CompletionHook) {
+    if (!hooks.includes(hook)) hooks.push(hook);
+  },
+  async run(tx: Tx, context: { userId: string; now: Date }) {
+    for (const hook of hooks) await hook(tx, context);
+  },
+};
+

@@ -1,0 +1,361 @@
+// Draft combines: everything before "Create Virtual Card". Each function is one use case; the
+// card data of a source goes to the processor once and only brand, last 4, expiry and the
+// processor's token are kept (DECISIONS §4).
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { computeCombineTotal } from '../../../core/amount';
+import { centsToInputString, formatUsd } from '../../../core/money';
+import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '../../../core/cards';
+import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
+import { rangeStart } from '../../../core/dates';
+import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
+import { cards, combineSources, combines } from '../../db/schema';
+import { AppError, badRequest, conflict, liveModeNotImplemented } from '../../lib/errors';
+import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow } from './combine-view';
+import { loadPricing, loadUser } from './pricing';
+
+export const MAX_SOURCES = 10;
+const DRAFT_STATUSES = ['in_progress', 'incomplete'] as const;
+export const NOT_A_DRAFT_MESSAGE = 'This combine is already completed and can no longer be changed.';
+export const ADD_SOURCE_FAILED = 'Failed to add payment source';
+
+function assertDraft(row: CombineRow) {
+  if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict(NOT_A_DRAFT_MESSAGE, 'not_a_draft');
+}
+
+function assertDemo(app: FastifyInstance) {
+  if (!app.config.demoMode) throw liveModeNotImplemented();
+}
+
+function demoFlags(app: FastifyInstance) {
+  const demo = app.config.demoMode;
+  return { simulated: demo, testSource: demo ? 'MVP-Demo' : '', environment: demo ? 'test' : 'production' };
+}
+
+export async function viewCombine(app: FastifyInstance, userId: string, combineId: string): Promise<Combine> {
+  const row = await loadCombine(app.db, userId, combineId);
+  const [user, sources] = await Promise.all([loadUser(app.db, userId), loadSources(app.db, combineId)]);
+  return buildCombineView(app.db, row, sources, await loadPricing(app.db, user, row.totalAmountCents, app.now()));
+}
+
+function totalFrom(input: { baseInput: string; bufferInput: string; bufferMode: 'percent' | 'dollars' }) {
+  const result = computeCombineTotal(input);
+  if (!result.ok) throw badRequest(result.message);
+  return result;
+}
+
+export async function createCombine(
+  app: FastifyInstance,
+  userId: string,
+  input: { baseInput: string; bufferInput: string; bufferMode: 'percent' | 'dollars' },
+): Promise<Combine> {
+  const total = totalFrom(input);
+  const [row] = await app.db
+    .insert(combines)
+    .values({
+      userId,
+      status: 'in_progress',
+      baseAmountCents: total.baseCents,
+      taxBufferCents: total.taxBufferCents,
+      totalAmountCents: total.totalCents,
+      includeTaxBuffer: total.taxBufferCents > 0,
+      baseInput: input.baseInput.trim(),
+      bufferInput: input.bufferInput.trim(),
+      bufferMode: input.bufferMode,
+      currentStep: 2,
+      ...demoFlags(app),
+    })
+    .returning({ id: combines.id });
+  if (!row) throw new Error('combine insert returned nothing');
+  return viewCombine(app, userId, row.id);
+}
+
+export type CombinePatch = Partial<{
+  baseInput: string;
+  bufferInput: string;
+  bufferMode: 'percent' | 'dollars';
+  currentStep: number;
+  bnplStepCompleted: boolean;
+  useBoost: boolean;
+  creationFeeSourceIdx: number;
+  cardType: 'general' | 'single-use';
+  formData: Record<string, unknown>;
+}>;
+
+export async function updateCombine(app: FastifyInstance, userId: string, combineId: string, patch: CombinePatch): Promise<Combine> {
+  await app.db.transaction(async (tx) => {
+    const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    assertDraft(row);
+    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
+    if (patch.baseInput !== undefined || patch.bufferInput !== undefined || patch.bufferMode !== undefined) {
+      const amount = {
+        baseInput: patch.baseInput ?? row.baseInput,
+        bufferInput: patch.bufferInput ?? row.bufferInput,
+        bufferMode: patch.bufferMode ?? (row.bufferMode as 'percent' | 'dollars'),
+      };
+      const total = totalFrom(amount);
+      Object.assign(changes, {
+        baseInput: amount.baseInput.trim(),
+        bufferInput: amount.bufferInput.trim(),
+        bufferMode: amount.bufferMode,
+        baseAmountCents: total.baseCents,
+        taxBufferCents: total.taxBufferCents,
+        totalAmountCents: total.totalCents,
+        includeTaxBuffer: total.taxBufferCents > 0,
+      });
+    }
+    if (patch.creationFeeSourceIdx !== undefined) {
+      const count = (await loadSources(tx, combineId)).length;
+      if (patch.creationFeeSourceIdx >= count) throw badRequest('Choose one of the added sources, or the new card, to pay the card-creation fee.');
+      changes.creationFeeSourceIdx = patch.creationFeeSourceIdx;
+    }
+    if (patch.currentStep !== undefined) changes.currentStep = patch.currentStep;
+    if (patch.bnplStepCompleted !== undefined) changes.bnplStepCompleted = patch.bnplStepCompleted;
+    if (patch.useBoost !== undefined) changes.useBoost = patch.useBoost;
+    if (patch.cardType !== undefined) changes.cardType = patch.cardType;
+    if (patch.formData !== undefined) changes.formData = sanitiseFormData(patch.formData);
+    await tx.update(combines).set(changes).where(eq(combines.id, combineId));
+  });
+  return viewCombine(app, userId, combineId);
+}
+
+// The wizard may stash its UI state in formData, but never card data: drop anything that looks
+// like a card number or CVV field, whatever the client sends.
+const FORBIDDEN_KEYS = /card.?number|cvv|cvc|^number$|pan/i;
+export function sanitiseFormData(formData: Record<string, unknown>): Record<string, unknown> {
+  const clean = (value: unknown, depth: number): unknown => {
+    if (depth > 5) return null;
+    if (Array.isArray(value)) return value.slice(0, 50).map((v) => clean(v, depth + 1));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value as Record<string, unknown>)
+          .filter(([k]) => !FORBIDDEN_KEYS.test(k))
+          .slice(0, 100)
+          .map(([k, v]) => [k, clean(v, depth + 1)]),
+      );
+    }
+    if (typeof value === 'string') return /\d{12,}/.test(value.replace(/[\s-]/g, '')) ? '' : value.slice(0, 500);
+    return value;
+  };
+  const result = clean(formData, 0) as Record<string, unknown>;
+  if (JSON.stringify(result).length > 20_000) throw badRequest('The saved form data is too large.');
+  return result;
+}
+
+export async function saveCombine(app: FastifyInstance, userId: string, combineId: string, input: { currentStep?: number; formData?: Record<string, unknown> }): Promise<Combine> {
+  await app.db.transaction(async (tx) => {
+    const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    assertDraft(row);
+    await tx
+      .update(combines)
+      .set({
+        status: 'incomplete',
+        savedAt: app.now(),
+        updatedAt: app.now(),
+        ...(input.currentStep !== undefined ? { currentStep: input.currentStep } : {}),
+        ...(input.formData !== undefined ? { formData: sanitiseFormData(input.formData) } : {}),
+      })
+      .where(eq(combines.id, combineId));
+  });
+  return viewCombine(app, userId, combineId);
+}
+
+export async function deleteCombine(app: FastifyInstance, userId: string, combineId: string): Promise<void> {
+  const released = await app.db.transaction(async (tx) => {
+    const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict('A completed combine cannot be deleted.', 'not_a_draft');
+    const sources = await loadSources(tx, combineId);
+    await tx.delete(combines).where(eq(combines.id, combineId));
+    return sources.flatMap((s) => [s.authorizationId, s.bnplTransactionId]).filter((id): id is string => Boolean(id));
+  });
+  await releaseAll(app, released);
+}
+
+async function releaseAll(app: FastifyInstance, authorizationIds: string[]) {
+  // Releasing a hold is best effort: the processor expires unused holds on its own.
+  await Promise.all(authorizationIds.map((id) => app.adapters.cardProcessor.release(id).catch((err: unknown) => app.log.warn({ err }, 'release failed'))));
+}
+
+export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
+  assertDemo(app);
+  const row = await loadCombine(app.db, userId, combineId);
+  assertDraft(row);
+  const existing = await loadSources(app.db, combineId);
+  if (existing.length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
+  const user = await loadUser(app.db, userId);
+  const pricing = await loadPricing(app.db, user, row.totalAmountCents, app.now());
+
+  let values: Omit<typeof combineSources.$inferInsert, 'combineId' | 'userId' | 'position'>;
+  if (input.type === 'internal') {
+    values = await internalSourceValues(app, userId, input);
+  } else {
+    const form = validateSourceForm(
+      {
+        type: input.type,
+        provider: input.provider,
+        amountInput: centsToInputString(input.chargeCents),
+        cardNumber: input.type === 'bnpl' ? '' : input.cardNumber,
+        expiryMonth: input.type === 'bnpl' ? '' : String(input.expMonth),
+        expiryYear: input.type === 'bnpl' ? '' : String(input.expYear),
+        cvv: input.type === 'bnpl' ? '' : input.cvv,
+      },
+      app.now(),
+    );
+    if (!form.ok) throw badRequest(form.message);
+    values = { type: form.type, provider: form.provider, chargeCents: form.chargeCents };
+    if (form.card) {
+      await app.adapters.delay('preAuthorization');
+      const auth = await app.adapters.cardProcessor.preauthorize({
+        cardNumber: form.card.number,
+        expMonth: form.card.expiryMonth,
+        expYear: form.card.expiryYear,
+        cvv: form.card.cvv,
+        amountCents: form.chargeCents,
+      });
+      if (!auth.ok) throw new AppError(402, auth.code, auth.message);
+      values = {
+        ...values,
+        brand: detectBrand(form.card.number),
+        last4: last4(form.card.number),
+        expMonth: form.card.expiryMonth,
+        expYear: form.card.expiryYear,
+        token: auth.token,
+        authorizationId: auth.authorizationId,
+      };
+    }
+  }
+  if (!isSourceNetPositive(values.chargeCents, pricing.baseProductFeePpm, sourceKind(values.type))) {
+    throw badRequest(FEE_MESSAGES.sourceTooSmall);
+  }
+
+  await app.db.transaction(async (tx) => {
+    const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    assertDraft(current);
+    const [{ next } = { next: 0 }] = await tx
+      .select({ next: sql<number>`coalesce(max(${combineSources.position}) + 1, 0)::int` })
+      .from(combineSources)
+      .where(eq(combineSources.combineId, combineId));
+    await tx.insert(combineSources).values({ ...values, combineId, userId, position: next });
+    // A new BNPL source needs its own one-time card before the review.
+    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
+    if (values.type === 'bnpl') changes.bnplCheckoutCompleted = false;
+    await tx.update(combines).set(changes).where(eq(combines.id, combineId));
+  });
+  return viewCombine(app, userId, combineId);
+}
+
+async function internalSourceValues(app: FastifyInstance, userId: string, input: Extract<AddSourceRequest, { type: 'internal' }>) {
+  const [card] = await app.db.select().from(cards).where(and(eq(cards.id, input.sourceCardId), eq(cards.userId, userId)));
+  if (!card) throw new AppError(404, 'not_found', 'Card not found.');
+  if (card.frozen) throw badRequest('This card is frozen. Unfreeze it to use it as a source.');
+  if (card.status !== 'active' || card.remainingAmountCents <= 0) throw badRequest('This card has no remaining balance to use as a source');
+  if (input.chargeCents > card.remainingAmountCents) {
+    throw badRequest(`Amount cannot exceed remaining balance (${formatUsd(card.remainingAmountCents)})`);
+  }
+  return { type: 'internal', provider: 'payweave', chargeCents: input.chargeCents, brand: card.network, last4: card.last4, sourceCardId: card.id };
+}
+
+export async function removeSource(app: FastifyInstance, userId: string, combineId: string, sourceId: string): Promise<Combine> {
+  const released = await app.db.transaction(async (tx) => {
+    const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    assertDraft(row);
+    const sources = await loadSources(tx, combineId);
+    const index = sources.findIndex((s) => s.id === sourceId);
+    const source = sources[index];
+    if (!source) throw new AppError(404, 'not_found', 'Payment source not found.');
+    await tx.delete(combineSources).where(eq(combineSources.id, sourceId));
+    const remaining = sources.filter((s) => s.id !== sourceId);
+    const hasBnpl = remaining.some((s) => s.type === 'bnpl');
+    await tx
+      .update(combines)
+      .set({
+        updatedAt: app.now(),
+        // Indexes shift when a source goes: the fee payer falls back to the card rather than moving to another source.
+        creationFeeSourceIdx: row.creationFeeSourceIdx === index ? -1 : row.creationFeeSourceIdx > index ? row.creationFeeSourceIdx - 1 : row.creationFeeSourceIdx,
+        bnplStepCompleted: hasBnpl ? row.bnplStepCompleted : false,
+        bnplCheckoutCompleted: hasBnpl ? remaining.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken) : false,
+      })
+      .where(eq(combines.id, combineId));
+    return [source.authorizationId, source.bnplTransactionId].filter((id): id is string => Boolean(id));
+  });
+  await releaseAll(app, released);
+  return viewCombine(app, userId, combineId);
+}
+
+export async function addBnplCard(
+  app: FastifyInstance,
+  userId: string,
+  combineId: string,
+  sourceId: string,
+  input: { cardNumber: string; expiry: string; cvv: string },
+): Promise<Combine> {
+  assertDemo(app);
+  const row = await loadCombine(app.db, userId, combineId);
+  assertDraft(row);
+  const sources = await loadSources(app.db, combineId);
+  const source = sources.find((s) => s.id === sourceId);
+  if (!source || source.type !== 'bnpl') throw new AppError(404, 'not_found', 'BNPL source not found.');
+  const entry = validateBnplCardEntry(input, app.now());
+  if (!entry.ok) throw badRequest(entry.message);
+  const view = await viewCombine(app, userId, combineId);
+  const oneTime = view.sources.find((s) => s.id === sourceId)?.oneTimeCardChargeCents ?? source.chargeCents;
+  await app.adapters.delay('preAuthorization');
+  const auth = await app.adapters.cardProcessor.preauthorize({
+    cardNumber: entry.number,
+    expMonth: entry.expiryMonth,
+    expYear: entry.expiryYear,
+    cvv: entry.cvv,
+    amountCents: oneTime,
+  });
+  if (!auth.ok) throw new AppError(402, auth.code, auth.message);
+  await app.db.transaction(async (tx) => {
+    const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
+    assertDraft(current);
+    await tx
+      .update(combineSources)
+      .set({ bnplCardBrand: detectBrand(entry.number), bnplCardLast4: last4(entry.number), bnplCardToken: auth.token, bnplTransactionId: auth.authorizationId })
+      .where(eq(combineSources.id, sourceId));
+    const all = await loadSources(tx, combineId);
+    const done = all.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken);
+    await tx.update(combines).set({ bnplCheckoutCompleted: done, bnplStepCompleted: true, updatedAt: app.now() }).where(eq(combines.id, combineId));
+  });
+  return viewCombine(app, userId, combineId);
+}
+
+export async function listCombines(
+  app: FastifyInstance,
+  userId: string,
+  query: { status: 'incomplete' | 'completed'; range: 'all' | '7d' | '1m'; limit: number },
+): Promise<CombineSummary[]> {
+  const conditions = [eq(combines.userId, userId), eq(combines.status, query.status)];
+  // Spec §6: in demo mode, draft queries only see simulated combines.
+  if (query.status === 'incomplete' && app.config.demoMode) conditions.push(eq(combines.simulated, true));
+  if (query.range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(query.range, app.now())));
+  const rows = await app.db
+    .select({
+      combine: combines,
+      sourceCount: sql<number>`(select count(*)::int from ${combineSources} where ${combineSources.combineId} = ${combines.id})`,
+      card: cards,
+    })
+    .from(combines)
+    .leftJoin(cards, eq(cards.id, combines.cardId))
+    .where(and(...conditions))
+    .orderBy(query.status === 'incomplete' ? desc(combines.savedAt) : desc(combines.createdAt))
+    .limit(query.limit);
+  return rows.map(({ combine: c, sourceCount, card }) => ({
+    id: c.id,
+    status: c.status as CombineSummary['status'],
+    totalAmountCents: c.totalAmountCents,
+    sourceCount: Number(sourceCount),
+    currentStep: c.currentStep,
+    promoApplied: c.promoApplied,
+    createdAt: c.createdAt.toISOString(),
+    savedAt: c.savedAt ? c.savedAt.toISOString() : null,
+    completedAt: c.completedAt ? c.completedAt.toISOString() : null,
+    card: card
+      ? { id: card.id, status: card.status, frozen: card.frozen, remainingAmountCents: card.remainingAmountCents, originalAmountCents: card.originalAmountCents, last4: card.last4 }
+      : null,
+  }));
+}
+
+

@@ -1,0 +1,43 @@
+// The user's pricing state for a combine: which product-fee rate applies before the review's
+// boost choice, and whether completing it would claim a launch-promo spot.
+import { eq } from 'drizzle-orm';
+import { productFeePpm } from '../../../core/fees';
+import type { PlanId } from '../../../core/plans';
+import { isPromoActive, qualifiesForPromo } from '../../../core/promo';
+import type { DbOrTx } from '../../db/client';
+import { users } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { readPromoStatus } from '../system/promo-status';
+
+export type UserRow = typeof users.$inferSelect;
+
+export type Pricing = {
+  plan: PlanId;
+  /** The user's promo is running now. */
+  promoActive: boolean;
+  /** Completing a combine of this total would claim one of the remaining spots. */
+  promoClaim: boolean;
+  /** Product-fee rate with the promo (running or claimable) and without a boost. */
+  baseProductFeePpm: number;
+};
+
+export function pricingFor(user: UserRow, totalCents: number, remainingSpots: number, now: Date): Pricing {
+  const plan = user.subscription as PlanId;
+  const promoActive = isPromoActive({ promoEnd: user.promoEnd, now });
+  const promoClaim = !promoActive && qualifiesForPromo({ totalCents, hasPromo: user.promo50offFirstYear, remainingCount: remainingSpots });
+  return { plan, promoActive, promoClaim, baseProductFeePpm: productFeePpm({ plan, promoActive: promoActive || promoClaim, boostUsed: false }) };
+}
+
+// NO KEY UPDATE, not UPDATE: inserting rows that reference the user (idempotency keys, cards)
+// takes KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
+export async function loadUser(db: DbOrTx, userId: string, options: { forUpdate?: boolean } = {}): Promise<UserRow> {
+  const query = db.select().from(users).where(eq(users.id, userId));
+  const [user] = options.forUpdate ? await query.for('no key update') : await query;
+  if (!user) throw notFound('Account not found.');
+  return user;
+}
+
+export async function loadPricing(db: DbOrTx, user: UserRow, totalCents: number, now: Date): Promise<Pricing> {
+  const promo = await readPromoStatus(db);
+  return pricingFor(user, totalCents, promo.remainingCount, now);
+}

@@ -1,0 +1,81 @@
+// The signed-in user's own account (issue 3). Every handler reads the user id from the session,
+// never from the request, so one user's session can only ever reach that user's data.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { changeEmailRequest, changePasswordRequest } from '../../../contracts/auth';
+import { errorResponse } from '../../../contracts/common';
+import { profile } from '../../../contracts/me';
+import { unauthorized } from '../../lib/errors';
+import { requireUser } from '../../plugins/session';
+import { deliverMailSoon } from '../auth/routes';
+import { changeEmail } from './change-email';
+import { changePassword } from './change-password';
+import { loadProfile } from './get-profile';
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
+
+export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/me',
+    { schema: { tags: ['me'], summary: 'The signed-in user’s profile (401 when signed out)', security: [{ session: [] }], response: { 200: profile, 401: errorResponse } } },
+    async (request) => {
+      const auth = requireUser(request);
+      const found = await loadProfile(app.db, auth.userId, app.now());
+      if (!found) throw unauthorized();
+      return found;
+    },
+  );
+
+  app.put(
+    '/me/email',
+    {
+      schema: {
+        tags: ['me'],
+        summary: 'Change the sign-in e-mail (needs the current password)',
+        security: [{ session: [] }],
+        body: changeEmailRequest,
+        response: { 200: profile, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = requireUser(request);
+      const updated = await changeEmail(app.db, app.adapters.mailer, {
+        userId: auth.userId,
+        email: request.body.email,
+        currentPassword: request.body.currentPassword,
+        now: app.now(),
+        ip: request.ip,
+        appUrl: app.config.appUrl,
+      });
+      deliverMailSoon(app);
+      return updated;
+    },
+  );
+
+  app.put(
+    '/me/password',
+    {
+      schema: {
+        tags: ['me'],
+        summary: 'Change the password (needs the current one); ends every other session',
+        security: [{ session: [] }],
+        body: changePasswordRequest,
+        response: { 204: z.null().describe('No content'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireUser(request);
+      await changePassword(app.db, app.adapters.mailer, {
+        userId: auth.userId,
+        sessionId: auth.sessionId,
+        currentPassword: request.body.currentPassword,
+        newPassword: request.body.newPassword,
+        now: app.now(),
+        ip: request.ip,
+        appUrl: app.config.appUrl,
+      });
+      deliverMailSoon(app);
+      return reply.status(204).send(null);
+    },
+  );
+};

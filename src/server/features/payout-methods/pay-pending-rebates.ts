@@ -1,0 +1,63 @@
+// BNPL rebates (DECISIONS §2) are owed to the user from the moment the combine completes; they
+// stay `pending` until the user has a preferred payout method, and are paid to it as soon as one
+// exists. Called inside the caller's transaction: adding a payout method, choosing the preferred
+// one, and completing a combine (through the completion hook) all end with this.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { isPayoutMethod } from '../../../core/plans';
+import type { DbOrTx, Tx } from '../../db/client';
+import { rebates, users } from '../../db/schema';
+import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
+import { postJournal } from '../../ledger/post-journal';
+
+export type RebatesPaid = { count: number; amountCents: number };
+
+/** A bound on one call's work; anything beyond waits for the next trigger. */
+const MAX_REBATES_PER_CALL = 500;
+
+export async function payPendingRebates(tx: Tx, userId: string, now: Date): Promise<RebatesPaid> {
+  const [user] = await tx.select({ preferredPayout: users.preferredPayout }).from(users).where(eq(users.id, userId));
+  const method = user?.preferredPayout ?? null;
+  if (!isPayoutMethod(method)) return { count: 0, amountCents: 0 };
+
+  // Claimed with a conditional update, so two transactions can never pay the same rebate twice:
+  // the second one's WHERE no longer matches once the first has committed.
+  const pending = await tx
+    .select({ id: rebates.id })
+    .from(rebates)
+    .where(and(eq(rebates.userId, userId), eq(rebates.status, 'pending')))
+    .orderBy(asc(rebates.createdAt))
+    .limit(MAX_REBATES_PER_CALL);
+  let paid: RebatesPaid = { count: 0, amountCents: 0 };
+  for (const { id } of pending) {
+    const [claimed] = await tx
+      .update(rebates)
+      .set({ status: 'processed', processedAt: now, payoutMethod: method })
+      .where(and(eq(rebates.id, id), eq(rebates.status, 'pending')))
+      .returning({ id: rebates.id, amountCents: rebates.rebateAmountCents });
+    if (!claimed) continue;
+    // A zero rebate (the provider charged the whole allowance) is settled without money moving.
+    if (claimed.amountCents > 0) {
+      const journalId = await postJournal(tx, {
+        kind: 'rebate_payout',
+        userId,
+        referenceId: claimed.id,
+        memo: `BNPL rebate to ${method}`,
+        entries: [
+          { accountCode: SYSTEM_ACCOUNTS.rebatesPayable, amountCents: -claimed.amountCents },
+          { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents: claimed.amountCents },
+        ],
+      });
+      await tx.update(rebates).set({ journalId }).where(eq(rebates.id, claimed.id));
+    }
+    paid = { count: paid.count + 1, amountCents: paid.amountCents + claimed.amountCents };
+  }
+  return paid;
+}
+
+export async function pendingRebatesOf(db: DbOrTx, userId: string): Promise<RebatesPaid> {
+  const [row] = await db
+    .select({ count: sql<string>`count(*)`, amount: sql<string>`coalesce(sum(${rebates.rebateAmountCents}), 0)` })
+    .from(rebates)
+    .where(and(eq(rebates.userId, userId), eq(rebates.status, 'pending')));
+  return { count: Number(row?.count ?? 0), amountCents: Number(row?.amount ?? 0) };
+}

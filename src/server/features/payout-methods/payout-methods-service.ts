@@ -1,0 +1,131 @@
+// Payout methods (settings → Payout Methods): add, remove, choose the preferred one. Each change
+// is one transaction that locks the user row first (the lock order of every service), so two
+// tabs changing methods at once are serialised rather than racing on "who is preferred".
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { payoutNotAllowedMessage } from '../../../core/cashout';
+import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
+import type { PayoutMethod, PlanId } from '../../../core/plans';
+import {
+  payoutMethodAdded,
+  payoutMethodAlreadyAdded,
+  payoutMethodNotSaved,
+  payoutMethodPreferred,
+  payoutMethodRemoved,
+  type PayoutMethodChange,
+  type PayoutMethodsView,
+} from '../../../contracts/payout-methods';
+import type { DbOrTx, Tx } from '../../db/client';
+import { payoutMethods, users } from '../../db/schema';
+import { conflict, forbidden, notFound } from '../../lib/errors';
+import { inTransaction } from '../../lib/transaction';
+import { payPendingRebates, pendingRebatesOf, type RebatesPaid } from './pay-pending-rebates';
+
+type UserRow = { id: string; subscription: string; preferredPayout: string | null };
+
+async function lockUser(tx: Tx, userId: string): Promise<UserRow> {
+  const [user] = await tx
+    .select({ id: users.id, subscription: users.subscription, preferredPayout: users.preferredPayout })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!user) throw notFound('Account not found.');
+  return user;
+}
+
+async function savedRows(db: DbOrTx, userId: string) {
+  return db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)).orderBy(asc(payoutMethods.createdAt), asc(payoutMethods.method));
+}
+
+export async function viewPayoutMethods(db: DbOrTx, userId: string): Promise<PayoutMethodsView> {
+  const [user] = await db.select({ subscription: users.subscription, preferredPayout: users.preferredPayout }).from(users).where(eq(users.id, userId));
+  if (!user) throw notFound('Account not found.');
+  const plan = user.subscription as PlanId;
+  const rows = await savedRows(db, userId);
+  return {
+    methods: rows.flatMap((row) =>
+      isPayoutMethod(row.method)
+        ? [
+            {
+              method: row.method,
+              label: PAYOUT_METHOD_LABELS[row.method],
+              status: row.status as 'active' | 'inactive',
+              lastUsed: row.lastUsed ? row.lastUsed.toISOString() : null,
+              createdAt: row.createdAt.toISOString(),
+              preferred: row.method === user.preferredPayout,
+              allowedByPlan: isPayoutMethodAllowed(plan, row.method),
+            },
+          ]
+        : [],
+    ),
+    preferredPayout: isPayoutMethod(user.preferredPayout) ? user.preferredPayout : null,
+    allowedMethods: [...PLANS[plan].payoutMethods],
+    pendingRebates: await pendingRebatesOf(db, userId),
+  };
+}
+
+async function answer(tx: Tx, userId: string, message: string, rebatesPaid: RebatesPaid): Promise<PayoutMethodChange> {
+  return { ...(await viewPayoutMethods(tx, userId)), message, rebatesPaid };
+}
+
+/** Spec §4: added as active with last_used now; the first one becomes preferred. */
+export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+  return inTransaction(app.db, async (tx) => {
+    const now = app.now();
+    const user = await lockUser(tx, userId);
+    const plan = user.subscription as PlanId;
+    if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
+    const inserted = await tx
+      .insert(payoutMethods)
+      .values({ userId, method, status: 'active', lastUsed: now, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ method: payoutMethods.method });
+    if (inserted.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');
+    if (!user.preferredPayout) {
+      await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
+    } else {
+      await tx.update(users).set({ lastUpdated: now }).where(eq(users.id, userId));
+    }
+    const paid = await payPendingRebates(tx, userId, now);
+    return answer(tx, userId, payoutMethodAdded(method), paid);
+  });
+}
+
+/** Spec §4: removing the preferred method moves the preference to another one, or clears it. */
+export async function removePayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+  return inTransaction(app.db, async (tx) => {
+    const now = app.now();
+    const user = await lockUser(tx, userId);
+    const removed = await tx
+      .delete(payoutMethods)
+      .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, method)))
+      .returning({ method: payoutMethods.method });
+    if (removed.length === 0) throw notFound(payoutMethodNotSaved(method));
+    let preferred = user.preferredPayout;
+    if (preferred === method) {
+      const plan = user.subscription as PlanId;
+      const remaining = (await savedRows(tx, userId)).map((row) => row.method).filter(isPayoutMethod);
+      // One the plan still allows first (a rebate should land where the user can also cash out).
+      preferred = remaining.find((m) => isPayoutMethodAllowed(plan, m)) ?? remaining[0] ?? null;
+    }
+    await tx.update(users).set({ preferredPayout: preferred, lastUpdated: now }).where(eq(users.id, userId));
+    return answer(tx, userId, payoutMethodRemoved(method), { count: 0, amountCents: 0 });
+  });
+}
+
+export async function setPreferredPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+  return inTransaction(app.db, async (tx) => {
+    const now = app.now();
+    const user = await lockUser(tx, userId);
+    const plan = user.subscription as PlanId;
+    const [saved] = await tx
+      .select({ method: payoutMethods.method })
+      .from(payoutMethods)
+      .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, method)));
+    if (!saved) throw notFound(payoutMethodNotSaved(method));
+    if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
+    await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
+    const paid = await payPendingRebates(tx, userId, now);
+    return answer(tx, userId, payoutMethodPreferred(method), paid);
+  });
+}

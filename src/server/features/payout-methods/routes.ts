@@ -1,0 +1,54 @@
+// Thin handlers: parse (zod), call one service, shape the answer.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contracts/common';
+import { payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
+import { requireUser } from '../../plugins/session';
+import { afterCompletionHooks } from '../combines/complete-combine';
+import { payPendingRebates } from './pay-pending-rebates';
+import { addPayoutMethod, removePayoutMethod, setPreferredPayoutMethod, viewPayoutMethods } from './payout-methods-service';
+
+const tags = ['payout-methods'];
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+
+// A combine that completes while the user already has a preferred payout method pays its BNPL
+// rebate at once, in the completion transaction. One module-level function, so registering the
+// plugin in many apps (tests) adds it once.
+async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: { userId: string; now: Date }) {
+  await payPendingRebates(tx, context.userId, context.now);
+}
+
+export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
+  afterCompletionHooks.add(payRebatesAfterCompletion);
+
+  app.get('/payout-methods', { schema: { tags, summary: "The user's payout methods and the plan's", response: { 200: payoutMethodsView, ...errors } } }, async (request) => {
+    const { userId } = requireUser(request);
+    return viewPayoutMethods(app.db, userId);
+  });
+
+  app.post(
+    '/payout-methods',
+    { schema: { tags, summary: 'Add a payout method the plan allows (the first becomes preferred)', body: payoutMethodRequest, response: { 201: payoutMethodChange, ...errors } } },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      return reply.status(201).send(await addPayoutMethod(app, userId, request.body.method));
+    },
+  );
+
+  app.put(
+    '/payout-methods/preferred',
+    { schema: { tags, summary: 'Choose the preferred payout method (receives BNPL rebates)', body: payoutMethodRequest, response: { 200: payoutMethodChange, ...errors } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return setPreferredPayoutMethod(app, userId, request.body.method);
+    },
+  );
+
+  app.delete(
+    '/payout-methods/:method',
+    { schema: { tags, summary: 'Remove a payout method (the preference moves or clears)', params: payoutMethodParams, response: { 200: payoutMethodChange, ...errors } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return removePayoutMethod(app, userId, request.params.method);
+    },
+  );
+};

@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import { ledgerAccounts } from '../db/schema';
+import { cardAccountCode } from './accounts';
+import { rowsOf } from './post-journal';
+
+export async function createCardAccount(tx: Tx, input: { cardId: string; userId: string }): Promise<string> {
+  const [row] = await tx
+    .insert(ledgerAccounts)
+    .values({ code: cardAccountCode(input.cardId), kind: 'card', userId: input.userId })
+    .returning({ id: ledgerAccounts.id });
+  if (!row) throw new Error('card ledger account was not created');
+  return row.id;
+}
+
+export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string };
+
+type Row = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string };
+
+/**
+ * Takes money off a card, only if the card belongs to the user, is not frozen, is in one of the
+ * allowed statuses and holds enough. The single conditional UPDATE is what makes concurrent
+ * spends safe: PostgreSQL re-checks the WHERE clause on the locked row, so two requests can
+ * never both take the last dollar. Returns null when the card cannot pay (the caller says why).
+ */
+export async function debitCard(
+  tx: Tx,
+  input: {
+    cardId: string;
+    userId: string;
+    amountCents: number;
+    /** Purchases count as spent; cash-outs and transfers only lower the balance. */
+    countsAsSpent: boolean;
+    /** The status the card takes when this debit empties it (null: unchanged). */
+    statusAtZero: 'cashed_out' | 'closed' | null;
+    allowedStatuses?: ReadonlyArray<'active' | 'expired'>;
+  },
+): Promise<CardBalanceChange | null> {
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new Error(`debitCard: bad amount ${input.amountCents}`);
+  const allowed = input.allowedStatuses ?? ['active'];
+  const statuses = sql.join(allowed.map((s) => sql`${s}`), sql`, `);
+  const spent = input.countsAsSpent ? input.amountCents : 0;
+  const result = await tx.execute(sql`
+    update cards set
+      remaining_amount_cents = remaining_amount_cents - ${input.amountCents},
+      amount_spent_cents = amount_spent_cents + ${spent},
+      status = case when ${input.statusAtZero}::text is not null and remaining_amount_cents = ${input.amountCents}
+                    then ${input.statusAtZero}::text else status end,
+      closed_at = case when ${input.statusAtZero}::text is not null and remaining_amount_cents = ${input.amountCents}
+                    then now() else closed_at end
+    where id = ${input.cardId} and user_id = ${input.userId} and not frozen
+      and status in (${statuses}) and remaining_amount_cents >= ${input.amountCents}
+    returning remaining_amount_cents, amount_spent_cents, status
+  `);
+  const row = rowsOf<Row>(result)[0];
+  if (!row) return null;
+  return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status };
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
+import { insertUser } from '../../../tests/helpers/fixtures';
+import { auditLog } from '../db/schema';
+import { AppError } from './errors';
+import { IDEMPOTENCY_RETENTION_MS, requestFingerprint, withIdempotency } from './idempotency';
+
+const run = await requireEngine();
+
+describe.skipIf(!run)(`idempotency keys (${testEngine()})`, () => {
+  let database: TestDatabase;
+  let userId: string;
+  beforeAll(async () => {
+    database = await createTestDatabase(testEngine(), { poolSize: 25 });
+    userId = await insertUser(database.db);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  // The "work" writes a row so we can count how many times it really ran.
+  const work = (marker: string) => async (tx: Parameters<Parameters<TestDatabase['db']['transaction']>[0]>[0]) => {
+    await tx.insert(auditLog).values({ event: marker });
+    return { status: 201, body: { marker } };
+  };
+  const countRuns = async (marker: string) =>
+    (await database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.event, marker)))[0]?.n;
+
+  it('same key and same request returns the stored answer and does the work once', async () => {
+    const fingerprint = requestFingerprint({ method: 'POST', route: '/x', body: { a: 1, b: 2 } });
+    const first = await withIdempotency(database.db, { userId, key: 'key-same-000001', fingerprint, now: new Date() }, work('m1'));
+    const second = await withIdempotency(database.db, { userId, key: 'key-same-000001', fingerprint, now: new Date() }, work('m1'));
+    expect(first).toMatchObject({ status: 201, body: { marker: 'm1' }, replayed: false });
+    expect(second).toMatchObject({ status: 201, body: { marker: 'm1' }, replayed: true });
+    expect(await countRuns('m1')).toBe(1);
+  });
+
+  it('fingerprints ignore key order but not values', () => {
+    const a = requestFingerprint({ method: 'POST', route: '/x', body: { a: 1, b: 2 } });
+    expect(requestFingerprint({ method: 'POST', route: '/x', body: { b: 2, a: 1 } })).toBe(a);
+    expect(requestFingerprint({ method: 'POST', route: '/x', body: { a: 1, b: 3 } })).not.toBe(a);
+  });
+
+  it('same key with a different request answers 422 and does nothing', async () => {
+    const now = new Date();
+    await withIdempotency(database.db, { userId, key: 'key-diff-000001', fingerprint: 'f1', now }, work('m2'));
+    await expect(withIdempotency(database.db, { userId, key: 'key-diff-000001', fingerprint: 'f2', now }, work('m2b'))).rejects.toMatchObject({
+      statusCode: 422,
+      code: 'idempotency_mismatch',
+    });
+    expect(await countRuns('m2b')).toBe(0);
+  });
+
+  it('a failed request releases its key so a retry is evaluated again', async () => {
+    const now = new Date();
+    await expect(
+      withIdempotency(database.db, { userId, key: 'key-fail-000001', fingerprint: 'f', now }, async () => {
+        throw new AppError(402, 'declined', 'no');
+      }),
+    ).rejects.toBeInstanceOf(AppError);
+    const retry = await withIdempotency(database.db, { userId, key: 'key-fail-000001', fingerprint: 'f', now }, work('m3'));
+    expect(retry.replayed).toBe(false);
+  });
+
+  it('a key older than 24 hours is forgotten', async () => {
+    const then = new Date('2026-01-01T00:00:00Z');
+    await withIdempotency(database.db, { userId, key: 'key-old-0000001', fingerprint: 'f', now: then }, work('m4'));
+    await database.db.execute(sql`update idempotency_keys set created_at = ${then.toISOString()}::timestamptz where key = 'key-old-0000001'`);
+    const later = new Date(then.getTime() + IDEMPOTENCY_RETENTION_MS + 1000);
+    const again = await withIdempotency(database.db, { userId, key: 'key-old-0000001', fingerprint: 'f', now: later }, work('m4'));
+    expect(again.replayed).toBe(false);
+    expect(await countRuns('m4')).toBe(2);
+  });
+
+  it('20 concurrent requests with one key: the work runs once and all get its answer', async () => {
+    const fingerprint = 'concurrent';
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        withIdempotency(database.db, { userId, key: 'key-conc-000001', fingerprint, now: new Date() }, async (tx) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return work('m5')(tx);
+        }),
+      ),
+    );
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(await countRuns('m5')).toBe(1);
+  });
+});

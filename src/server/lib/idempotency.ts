@@ -1,0 +1,80 @@
+// Idempotency keys (DECISIONS §4): a retried money request returns the first answer and does
+// nothing twice. The key row is inserted as the first statement of the business transaction:
+// a concurrent request with the same key blocks on that insert until the first commits (then it
+// reads and returns the stored answer) or rolls back (then it does the work itself). Because the
+// key and the work commit together, a crash can never leave one without the other.
+import { createHash } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+import { AppError, badRequest } from './errors';
+import { inTransaction } from './transaction';
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_MISMATCH_MESSAGE = 'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
+const KEY_PATTERN = /^[\x21-\x7e]{8,255}$/;
+
+export type StoredResponse = { status: number; body: unknown };
+
+export function idempotencyKeyFrom(request: FastifyRequest): string {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || key.length === 0) throw badRequest('An Idempotency-Key header is required for this request.');
+  if (!KEY_PATTERN.test(key)) throw badRequest('The Idempotency-Key header must be 8 to 255 visible ASCII characters.');
+  return key;
+}
+
+export function requestFingerprint(parts: { method: string; route: string; body: unknown }): string {
+  return createHash('sha256').update(`${parts.method} ${parts.route}\n${canonicalJson(parts.body)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/**
+ * Runs `work` once per (user, key). Business errors (AppError) roll the transaction back and
+ * release the key, so a retry re-evaluates: nothing was done, so nothing can be done twice.
+ */
+export async function withIdempotency(
+  db: Db,
+  input: { userId: string; key: string; fingerprint: string; now: Date },
+  work: (tx: Tx) => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const expiredBefore = new Date(input.now.getTime() - IDEMPOTENCY_RETENTION_MS);
+    // A key older than the retention window is forgotten: the request counts as new.
+    await tx
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key), lt(idempotencyKeys.createdAt, expiredBefore)));
+    const claimed = await tx
+      .insert(idempotencyKeys)
+      .values({ userId: input.userId, key: input.key, fingerprint: input.fingerprint, responseStatus: 0, responseBody: sql`'null'::jsonb` })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length === 0) {
+      const [stored] = await tx
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
+      if (!stored) throw new AppError(409, 'conflict', 'This request is still being processed. Please retry in a moment.');
+      if (stored.fingerprint !== input.fingerprint) throw new AppError(422, 'idempotency_mismatch', IDEMPOTENCY_MISMATCH_MESSAGE);
+      return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
+    }
+    const response = await work(tx);
+    await tx
+      .update(idempotencyKeys)
+      .set({ responseStatus: response.status, responseBody: response.body as object })
+      .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
+    return { ...response, replayed: false };
+  });
+}
+
+export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<void> {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)));
+}

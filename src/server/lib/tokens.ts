@@ -1,0 +1,20 @@
+// Opaque secrets handed to a browser (session cookies, password-reset links): 32 random bytes
+// (256 bits, DECISIONS §6 asks for at least 128) in base64url. Only their SHA-256 is stored, so
+// a copy of the database does not hold a usable session or reset link.
+import { createHash, randomBytes } from 'node:crypto';
+
+export const TOKEN_BYTES = 32;
+/** 32 bytes in unpadded base64url. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function newToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function isWellFormedToken(token: unknown): token is string {
+  return typeof token === 'string' && TOKEN_PATTERN.test(token);
+}

@@ -1,0 +1,137 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors';
+import { pgCode } from '../lib/transaction';
+import { setSecurityHeaders } from './security';
+
+const GENERIC_500 = 'Something went wrong on our side. Please try again.';
+export const SERVICE_UNAVAILABLE_MESSAGE = 'PayWeave is temporarily unavailable. Please try again in a moment.';
+
+// Connection-level failures: the database went away (restart, pg_terminate_backend, network).
+// The transaction did not commit, so the client may retry with the same idempotency key.
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01', // admin_shutdown (pg_terminate_backend)
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '40001', // serialization_failure: retried inside services; if it escapes, ask the client to retry
+  '40P01', // deadlock_detected
+  '57014', // query_canceled (statement timeout)
+]);
+
+function isConnectionError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code)) return true;
+    if (typeof candidate.message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(candidate.message)) {
+      return true;
+    }
+    current = candidate.cause;
+  }
+  return false;
+}
+
+export const UNSTORABLE_TEXT_MESSAGE = 'The request contains characters that are not allowed.';
+
+// PostgreSQL stores neither NUL in text or jsonb nor an unpaired UTF-16 surrogate in jsonb. Such a
+// string is refused at the edge (400) instead of failing deep in a query (500). The error-code
+// check in the handler below is the backstop for text that arrives another way.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+const MAX_BODY_DEPTH = 64;
+
+/** What in a parsed body PostgreSQL could not store, or a nesting deeper than any form sends. */
+function unstorable(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? UNSTORABLE_TEXT_MESSAGE : null;
+  if (value === null || typeof value !== 'object') return null;
+  // Bodies are at most 64 KB, so the walk is short; the depth cap keeps its recursion bounded.
+  if (depth > MAX_BODY_DEPTH) return 'The request is nested too deeply.';
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    if (typeof key === 'string' && UNSTORABLE_TEXT.test(key)) return UNSTORABLE_TEXT_MESSAGE;
+    const problem = unstorable(item, depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function firstIssueMessage(error: FastifyError): string {
+  const validation = error.validation as Array<{ message?: string; instancePath?: string; params?: { issue?: { message?: string } } }> | undefined;
+  const first = validation?.[0];
+  const message = first?.params?.issue?.message ?? first?.message;
+  return message && !/^(Invalid input|Required)/.test(message) ? message : 'The request is not valid.';
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a URL that does not decode, a
+ * path parameter over maxParamLength) happen before any hook, so they would otherwise answer in
+ * Fastify's shape and without the security headers.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  setSecurityHeaders(request, reply);
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  const body = tooLong
+    ? { error: { code: 'uri_too_long', message: 'The address is too long.' } }
+    : { error: { code: 'bad_request', message: 'The address is not valid.' } };
+  return reply.status(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('preValidation', async (request) => {
+    const problem = request.body === undefined ? null : unstorable(request.body);
+    if (problem) throw new AppError(400, 'validation_error', problem);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode === 429) reply.header('retry-after', '60');
+      return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message, details: error.details } });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({
+        error: {
+          code: 'validation_error',
+          message: firstIssueMessage(error),
+          details: error.validation.map((v) => ({ path: v.instancePath, message: v.message })),
+        },
+      });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500 && status >= 400) {
+      const byCode: Record<string, [string, string]> = {
+        FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request is too large.'],
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request as JSON (Content-Type: application/json).'],
+        FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_error', 'The request body is empty.'],
+        FST_ERR_CTP_INVALID_JSON_BODY: ['validation_error', 'The request body is not valid JSON.'],
+      };
+      const [code, message] = byCode[error.code] ?? [status === 404 ? 'not_found' : 'bad_request', status === 400 && /JSON/i.test(error.message) ? 'The request body is not valid JSON.' : 'The request is not valid.'];
+      return reply.status(status).send({ error: { code, message } });
+    }
+    if (UNSTORABLE_TEXT_CODES.has(pgCode(error) ?? '')) {
+      return reply.status(400).send({ error: { code: 'validation_error', message: UNSTORABLE_TEXT_MESSAGE } });
+    }
+    if (isConnectionError(error)) {
+      request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+      reply.header('retry-after', '1');
+      return reply.status(503).send({ error: { code: 'service_unavailable', message: SERVICE_UNAVAILABLE_MESSAGE } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ error: { code: 'not_found', message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` } });
+  });
+});

@@ -1,0 +1,164 @@
+// Sessions (DECISIONS §6): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
+// database holds only its SHA-256. Remember-me sessions last 30 days; the others are browser-
+// session cookies that also end after 12 hours without a request (and after 7 days whatever
+// happens). Every API request is matched to its session here and gets `request.auth`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { and, eq, lt, ne, or } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { sessions } from '../db/schema';
+import { AppError, unauthorized } from '../lib/errors';
+import { hashToken, isWellFormedToken, newToken } from '../lib/tokens';
+
+export const SESSION_COOKIE = 'pw_session';
+export const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
+export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+/** A browser-session cookie can outlive the browser ("continue where you left off"): cap it too. */
+export const BROWSER_SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so a busy session is not one write per request. */
+export const LAST_SEEN_REFRESH_MS = 60 * 1000;
+
+export const REAUTHENTICATION_REQUIRED_MESSAGE = 'Please enter your password again to continue.';
+
+export type SessionAuth = { userId: string; sessionId: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user of this request, or null. Set by the session plugin on /api requests. */
+    auth: SessionAuth | null;
+  }
+}
+
+type SessionRow = typeof sessions.$inferSelect;
+
+// What the plugin read about the session beyond `auth`, for requireRecentPassword.
+const reauthenticatedAtByRequest = new WeakMap<FastifyRequest, Date | null>();
+
+/** Whether a stored session is still valid at `now` (absolute expiry and, without remember-me, idleness). */
+export function isSessionLive(row: Pick<SessionRow, 'expiresAt' | 'lastSeenAt' | 'remember'>, now: Date): boolean {
+  if (now.getTime() >= row.expiresAt.getTime()) return false;
+  if (!row.remember && now.getTime() - row.lastSeenAt.getTime() >= IDLE_TIMEOUT_MS) return false;
+  return true;
+}
+
+export const sessionPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('auth', null);
+
+    app.addHook('onRequest', async (request, reply) => {
+      request.auth = null;
+      // Static files and the SPA need no session; only the API reads it (one lookup per request).
+      if (!request.url.startsWith('/api/')) return;
+      const token = request.cookies[SESSION_COOKIE];
+      if (token === undefined) return;
+      if (!isWellFormedToken(token)) {
+        clearSessionCookie(request, reply);
+        return;
+      }
+      const now = app.now();
+      const [row] = await app.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      if (!row || !isSessionLive(row, now)) {
+        if (row) await app.db.delete(sessions).where(eq(sessions.id, row.id));
+        clearSessionCookie(request, reply);
+        return;
+      }
+      if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_REFRESH_MS) {
+        await app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
+      }
+      request.auth = { userId: row.userId, sessionId: row.id };
+      reauthenticatedAtByRequest.set(request, row.reauthenticatedAt);
+    });
+  },
+  { name: 'payweave-session', dependencies: ['@fastify/cookie'] },
+);
+
+/** The signed-in user, or AppError 401 'Please sign in to continue.'. */
+export function requireUser(request: FastifyRequest): SessionAuth {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/**
+ * The signed-in user if they entered their password in this session within `withinMs` (sign-in
+ * or POST /api/auth/reauthenticate); otherwise 401 when signed out, or 403
+ * `reauthentication_required` so the client asks for the password and retries.
+ */
+export function requireRecentPassword(request: FastifyRequest, withinMs: number): SessionAuth {
+  const auth = requireUser(request);
+  const at = reauthenticatedAtByRequest.get(request) ?? null;
+  const now = request.server.now();
+  if (at === null || now.getTime() - at.getTime() > withinMs) {
+    throw new AppError(403, 'reauthentication_required', REAUTHENTICATION_REQUIRED_MESSAGE);
+  }
+  return auth;
+}
+
+export type NewSession = { sessionId: string; token: string; expiresAt: Date; remember: boolean };
+
+/** Stores a new session (in the caller's transaction) and returns its token for the cookie. */
+export async function createSession(
+  db: DbOrTx,
+  input: { userId: string; remember: boolean; now: Date; ip?: string | null; userAgent?: string | null; passwordEntered?: boolean },
+): Promise<NewSession> {
+  const token = newToken();
+  const expiresAt = new Date(input.now.getTime() + (input.remember ? REMEMBER_ME_MS : BROWSER_SESSION_MAX_MS));
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      userId: input.userId,
+      tokenHash: hashToken(token),
+      remember: input.remember,
+      createdAt: input.now,
+      lastSeenAt: input.now,
+      expiresAt,
+      reauthenticatedAt: input.passwordEntered ? input.now : null,
+      ip: input.ip ?? null,
+      userAgent: input.userAgent ? input.userAgent.slice(0, 300) : null,
+    })
+    .returning({ id: sessions.id });
+  if (!row) throw new Error('session insert returned nothing');
+  return { sessionId: row.id, token, expiresAt, remember: input.remember };
+}
+
+export async function deleteSession(db: DbOrTx, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of the user, or every one but `keepSessionId`. Returns how many ended. */
+export async function deleteUserSessions(db: DbOrTx, userId: string, keepSessionId?: string): Promise<number> {
+  const where = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
+  const rows = await db.delete(sessions).where(where).returning({ id: sessions.id });
+  return rows.length;
+}
+
+export async function markReauthenticated(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ reauthenticatedAt: now }).where(eq(sessions.id, sessionId));
+}
+
+/** Removes sessions that can no longer be used (scheduled job). */
+export async function purgeExpiredSessions(db: DbOrTx, now: Date): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.expiresAt, now),
+        and(eq(sessions.remember, false), lt(sessions.lastSeenAt, new Date(now.getTime() - IDLE_TIMEOUT_MS))),
+      ),
+    );
+}
+
+function cookieOptions(request: FastifyRequest) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https' };
+}
+
+/** Remember-me: a persistent cookie ending with the session; otherwise a browser-session cookie. */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, session: NewSession): void {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    ...cookieOptions(request),
+    ...(session.remember ? { expires: session.expiresAt, maxAge: Math.floor((session.expiresAt.getTime() - request.server.now().getTime()) / 1000) } : {}),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+}

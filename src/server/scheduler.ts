@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { purgeExpiredIdempotencyKeys } from './lib/idempotency';
+import { EXPIRE_CARDS_INTERVAL_MS, expireCards } from './features/cards/expire-cards';
+import { purgeAuthState } from './features/auth/purge-auth-state';
+import { processSubscriptionPeriodEnds } from './features/subscription/period-ends';
+
+export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyInstance): Promise<void> };
+
+// Periodic jobs (outbox delivery, card expiry, subscription period ends, key retention). Each
+// run is idempotent and safe to run on every instance at once, so no leader election is needed.
+export const scheduledJobs: ScheduledJob[] = [
+  { name: 'expire-cards', intervalMs: EXPIRE_CARDS_INTERVAL_MS, run: async (app) => void (await expireCards(app.db, app.now())) },
+  { name: 'purge-idempotency-keys', intervalMs: 60 * 60 * 1000, run: (app) => purgeExpiredIdempotencyKeys(app.db, app.now()) },
+  { name: 'deliver-outbox', intervalMs: 30 * 1000, run: async (app) => void (await app.adapters.mailer.flush()) },
+  { name: 'subscription-period-ends', intervalMs: 60 * 1000, run: async (app) => void (await processSubscriptionPeriodEnds(app.db, app.now(), { demoMode: app.config.demoMode })) },
+  { name: 'purge-auth-state', intervalMs: 60 * 60 * 1000, run: (app) => purgeAuthState(app.db, app.now()) },
+];
+
+export function startScheduler(app: FastifyInstance): { stop(): void } {
+  const timers = scheduledJobs.map((job) =>
+    setInterval(() => {
+      job.run(app).catch((error: unknown) => app.log.error({ err: error, job: job.name }, 'scheduled job failed'));
+    }, job.intervalMs),
+  );
+  for (const timer of timers) timer.unref();
+  return { stop: () => timers.forEach(clearInterval) };
+}

@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useSession } from '../features/auth/api/session';
+import { Spinner } from '../ui/Spinner';
+import { isLoggingOut } from './shells/useLogout';
+
+// Spec §2: a protected page shows a spinner while the session loads, then the page or /login.
+// The page asked for travels along so sign-in can come back to it.
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { profile, isLoading } = useSession();
+  const location = useLocation();
+  if (isLoading) {
+    return (
+      <div className="page-center">
+        <Spinner label="Loading your account" />
+      </div>
+    );
+  }
+  if (!profile) {
+    // After a deliberate logout the user goes to plain /login (spec §2), not back to this page.
+    if (isLoggingOut()) return <Navigate to="/login" replace />;
+    const next = location.pathname + location.search;
+    return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
+  }
+  return <>{children}</>;
+}

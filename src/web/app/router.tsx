@@ -1,0 +1,52 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { PublicShell } from './shells/PublicShell';
+import { AppShell } from './shells/AppShell';
+import { RequireAuth } from './RequireAuth';
+import { RouteError } from './RouteError';
+
+// Every page is its own chunk (spec: routes load lazily); `lazy` keeps the landing bundle small.
+const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => {
+  const module = await load();
+  return { Component: module.default };
+};
+
+export const router = createBrowserRouter([
+  {
+    element: <PublicShell />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', lazy: page(() => import('../features/landing/LandingPage')) },
+      { path: '/login', lazy: page(() => import('../features/auth/LoginPage')) },
+      { path: '/register', lazy: page(() => import('../features/auth/RegisterPage')) },
+      { path: '/reset-password', lazy: page(() => import('../features/auth/ResetPasswordPage')) },
+      { path: '/reset-password/confirm', lazy: page(() => import('../features/auth/ResetPasswordConfirmPage')) },
+      { path: '/terms', lazy: page(() => import('../features/legal/TermsPage')) },
+      { path: '/privacy', lazy: page(() => import('../features/legal/PrivacyPage')) },
+      { path: '/compliance', lazy: page(() => import('../features/legal/CompliancePage')) },
+      { path: '/support', lazy: page(() => import('../features/support/SupportPage')) },
+      { path: '/faq', lazy: page(() => import('../features/faq/FaqPage')) },
+      { path: '/dev/mailbox', lazy: page(() => import('../features/dev/MailboxPage')) },
+    ],
+  },
+  {
+    element: (
+      <RequireAuth>
+        <AppShell />
+      </RequireAuth>
+    ),
+    errorElement: <RouteError />,
+    children: [
+      { path: '/dashboard', lazy: page(() => import('../features/dashboard/DashboardPage')) },
+      { path: '/create-card', lazy: page(() => import('../features/wizard/CreateCardPage')) },
+      { path: '/my-cards', lazy: page(() => import('../features/cards/MyCardsPage')) },
+      { path: '/history', lazy: page(() => import('../features/history/HistoryPage')) },
+      { path: '/history/:id', lazy: page(() => import('../features/history/HistoryDetailPage')) },
+      { path: '/cashout', lazy: page(() => import('../features/cashout/CashoutPage')) },
+      { path: '/resume-combine', lazy: page(() => import('../features/drafts/ResumeCombinePage')) },
+      { path: '/settings', lazy: page(() => import('../features/settings/SettingsPage')) },
+      { path: '/upgrade', lazy: page(() => import('../features/upgrade/UpgradePage')) },
+    ],
+  },
+  // Spec: any other path redirects to the landing page.
+  { path: '*', element: <Navigate to="/" replace /> },
+]);

@@ -1,0 +1,86 @@
+// The cards API for /my-cards: list, one card's transactions, freeze, reveal, demo purchases.
+// Every change refreshes everything under 'cards', plus the dashboard and history, whose
+// balances come from the same cards.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Card, CardFilter, CardReveal, CardTransaction, PurchaseResponse } from '../../../../contracts/cards';
+import { api, newIdempotencyKey } from '../../../lib/api';
+
+export const cardsQueryKey = ['cards'] as const;
+
+const cardUrl = (id: string) => `/api/cards/${encodeURIComponent(id)}`;
+
+export function useCards(filter: CardFilter) {
+  return useQuery({
+    queryKey: [...cardsQueryKey, 'list', filter],
+    queryFn: async () => (await api<{ cards: Card[] }>(`/api/cards?status=${filter}`)).cards,
+  });
+}
+
+/** One card, fresh from the server; the list's copy is shown until it answers. */
+export function useCard(cardId: string, initial?: Card) {
+  return useQuery({
+    queryKey: [...cardsQueryKey, 'detail', cardId],
+    queryFn: () => api<Card>(cardUrl(cardId)),
+    initialData: initial,
+    initialDataUpdatedAt: 0,
+  });
+}
+
+export function useCardTransactions(cardId: string) {
+  return useQuery({
+    queryKey: [...cardsQueryKey, 'transactions', cardId],
+    queryFn: async () => (await api<{ transactions: CardTransaction[] }>(`${cardUrl(cardId)}/transactions`)).transactions,
+  });
+}
+
+function refreshAfterCardChange(client: QueryClient) {
+  void client.invalidateQueries({ queryKey: cardsQueryKey });
+  void client.invalidateQueries({ queryKey: ['dashboard'] });
+  void client.invalidateQueries({ queryKey: ['combines'] });
+}
+
+/** Puts the server's new view of a card into every cached list, so the open modal updates at once. */
+function storeCard(client: QueryClient, card: Card) {
+  client.setQueryData([...cardsQueryKey, 'detail', card.id], card);
+  client.setQueriesData<Card[]>({ queryKey: [...cardsQueryKey, 'list'] }, (list) => list?.map((c) => (c.id === card.id ? card : c)));
+}
+
+export function useSetFrozen() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ cardId, frozen }: { cardId: string; frozen: boolean }) =>
+      api<Card>(`${cardUrl(cardId)}/${frozen ? 'freeze' : 'unfreeze'}`, { method: 'POST' }),
+    onSuccess: (card) => {
+      storeCard(client, card);
+      refreshAfterCardChange(client);
+    },
+  });
+}
+
+export function usePurchase() {
+  const client = useQueryClient();
+  return useMutation({
+    // One key per submitted form: a network retry of the same submission cannot charge twice.
+    mutationFn: ({ cardId, merchant, amountCents, idempotencyKey }: { cardId: string; merchant: string; amountCents: number; idempotencyKey: string }) =>
+      api<PurchaseResponse>(`${cardUrl(cardId)}/purchases`, { method: 'POST', body: { merchant, amountCents }, idempotencyKey }),
+    onSuccess: (answer) => storeCard(client, answer.card),
+    // A decline is recorded too: the transaction list changes either way.
+    onSettled: () => refreshAfterCardChange(client),
+  });
+}
+
+export { newIdempotencyKey };
+
+/** The reveal is never cached: its answer lives only in the component that asked for it. */
+export function useReveal() {
+  return useMutation({
+    mutationFn: (cardId: string) => api<CardReveal>(`${cardUrl(cardId)}/reveal`, { method: 'POST' }),
+  });
+}
+
+export function useReauthenticate() {
+  return useMutation({
+    mutationFn: (password: string) => api<void>('/api/auth/reauthenticate', { method: 'POST', body: { password } }),
+  });
+}

@@ -1,0 +1,47 @@
+import type { Card } from '../../../../contracts/cards';
+import { Button, ButtonLink } from '../../../ui/Button';
+import { cashOutBlocker, cashOutHref, sourceBlocker, sourceHref } from '../card-format';
+
+type CardActionsProps = {
+  card: Card;
+  onViewDetails?: () => void;
+  size?: 'sm' | 'md';
+};
+
+/**
+ * View Full Details, Cash Out and Use as Source. The last two appear only when the server says
+ * the card can do them (spec §2: active with a balance; DECISIONS record 007: an expired card
+ * can still be cashed out); otherwise the reason is said instead (spec §5 zero-balance messages).
+ */
+export function CardActions({ card, onViewDetails, size = 'sm' }: CardActionsProps) {
+  const label = `card ending ${card.last4}`;
+  const blockers = [...new Set([cashOutBlocker(card), sourceBlocker(card)].filter((m): m is string => m !== null))];
+  return (
+    <div className="card-actions">
+      <div className="card-actions-buttons">
+        {onViewDetails && (
+          <Button variant="secondary" size={size} onClick={onViewDetails} aria-label={`View Full Details of ${label}`}>
+            View Full Details
+          </Button>
+        )}
+        {card.can.cashOut && (
+          <ButtonLink to={cashOutHref(card)} variant="primary" size={size} aria-label={`Cash Out ${label}`}>
+            Cash Out
+          </ButtonLink>
+        )}
+        {card.can.useAsSource && (
+          <ButtonLink to={sourceHref(card)} variant="accent" size={size} aria-label={`Use ${label} as Source`}>
+            Use as Source
+          </ButtonLink>
+        )}
+      </div>
+      {blockers.length > 0 && card.status !== 'cashed_out' && card.status !== 'closed' && (
+        <ul className="card-actions-notes">
+          {blockers.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

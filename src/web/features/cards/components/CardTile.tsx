@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import type { Card } from '../../../../contracts/cards';
+import { Icon } from '../../../ui/Icon';
+import { CARD_PAGE_MESSAGES, TYPE_LABELS, formatDate } from '../card-format';
+import { CardActions } from './CardActions';
+import { CardAmounts } from './CardAmounts';
+import { CardFace } from './CardFace';
+
+/**
+ * A grid card that flips (spec §2): the front is the card, the back its original, spent and
+ * remaining amounts with the actions. The hidden face is inert, so keyboard and screen-reader
+ * users only ever meet the side that is showing.
+ */
+export function CardTile({ card, onViewDetails }: { card: Card; onViewDetails: () => void }) {
+  const [flipped, setFlipped] = useState(false);
+  const flipLabel = `Flip card ending ${card.last4}`;
+  return (
+    <li className={flipped ? 'card-tile card-tile--flipped' : 'card-tile'} aria-label={`Card ending ${card.last4}`}>
+      <div className="card-tile-inner">
+        <div className="card-tile-face card-tile-front" inert={flipped}>
+          <CardFace card={card} />
+          <div className="card-tile-meta">
+            <span>
+              {TYPE_LABELS[card.type]} · Issued {formatDate(card.issuedAt)}
+            </span>
+            {card.promoApplied && <span className="card-promo-note">{CARD_PAGE_MESSAGES.promoNote}</span>}
+          </div>
+          <button type="button" className="card-tile-flip" onClick={() => setFlipped(true)} aria-label={flipLabel} aria-pressed={false}>
+            <Icon name="refresh" size={16} />
+            Flip
+          </button>
+        </div>
+        <div className="card-tile-face card-tile-back" inert={!flipped}>
+          <h3 className="card-tile-back-title">Card ending {card.last4}</h3>
+          <CardAmounts card={card} />
+          <CardActions card={card} onViewDetails={onViewDetails} />
+          <button type="button" className="card-tile-flip" onClick={() => setFlipped(false)} aria-label={flipLabel} aria-pressed={true}>
+            <Icon name="refresh" size={16} />
+            Flip back
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}

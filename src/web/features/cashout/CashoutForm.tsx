@@ -1,0 +1,348 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ChangeEvent } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import type { Card } from '../../../contracts/cards';
+import { CASHOUT_FAILED_MESSAGE, CASHOUT_SUCCESS_MESSAGE, type CreateCashoutResponse } from '../../../contracts/cashouts';
+import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../../core/cashout';
+import { cashoutFee } from '../../../core/fees';
+import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
+import { isPayoutMethod, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
+import type { PayoutMethod, PlanId } from '../../../core/plans';
+import { ApiError, newIdempotencyKey } from '../../lib/api';
+import { Button, ButtonLink } from '../../ui/Button';
+import { ConfirmModal } from '../../ui/ConfirmModal';
+import { EmptyState } from '../../ui/EmptyState';
+import { FieldFrame, useFieldWiring } from '../../ui/Field';
+import { Modal } from '../../ui/Modal';
+import { Notice } from '../../ui/Notice';
+import { SelectField } from '../../ui/SelectField';
+import { useToast } from '../../ui/toast';
+import { useSession } from '../auth/api/session';
+import { useCreateCashout } from './api/cashouts';
+import './cashout.css';
+
+type FormValues = { cardId: string; amount: string; payoutMethod: string };
+type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string };
+
+export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
+
+const cardLabel = (card: Card) => `•••• ${card.last4} (${card.network === 'visa' ? 'Visa' : 'Mastercard'}) - ${formatUsd(card.remainingAmountCents)} remaining${card.status === 'expired' ? ', expired' : ''}`;
+
+/** Which field a message of `validateCashout` belongs to. */
+function fieldOf(message: string): keyof FormValues {
+  if (message === CASHOUT_MESSAGES.selectCard || message === CASHOUT_MESSAGES.noBalance) return 'cardId';
+  if (message === CASHOUT_MESSAGES.selectPayoutMethod || message.includes('payouts are not available')) return 'payoutMethod';
+  return 'amount';
+}
+
+/**
+ * The cash-out form of /cashout and of the My Cards modal: card, amount (clamped to the balance),
+ * payout method (the plan's rule, DECISIONS §3), a live fee preview from the core, the confirm
+ * modal, processing and the success modal. The server decides; this only previews.
+ */
+export function CashoutForm({ cards, initialCardId, onFinished, compact = false }: {
+  cards: readonly Card[];
+  initialCardId?: string | null;
+  /** Called when the success modal is closed (the caller refreshes its cards). */
+  onFinished?: () => void;
+  compact?: boolean;
+}) {
+  const { profile } = useSession();
+  const toast = useToast();
+  const createCashout = useCreateCashout();
+  const plan: PlanId = profile?.subscription ?? 'free';
+  const promoActive = profile?.promoActive ?? false;
+  const saved = useMemo(
+    () => (profile?.payoutMethods ?? []).filter((m) => m.status === 'active').map((m) => m.method),
+    [profile?.payoutMethods],
+  );
+  const choices = useMemo(() => cashoutMethodChoices(plan, saved), [plan, saved]);
+  const preferred = profile?.preferredPayout ?? null;
+  const defaultMethod = preferred && choices.includes(preferred) ? preferred : (choices[0] ?? '');
+
+  // A card emptied by the cash-out stays in the list until the success modal is closed (spec §4).
+  const [success, setSuccess] = useState<CreateCashoutResponse | null>(null);
+  const shownCards = useMemo(
+    () => cards.filter((card) => card.remainingAmountCents > 0 || card.id === success?.card.id),
+    [cards, success],
+  );
+  const firstCard = shownCards.find((card) => card.id === initialCardId) ?? shownCards[0] ?? null;
+
+  const resolver: Resolver<FormValues> = async (values) => {
+    const card = shownCards.find((c) => c.id === values.cardId) ?? null;
+    const remaining = card ? card.remainingAmountCents : null;
+    // Each field is checked on its own (with valid stand-ins for the others), so a touched field
+    // shows its own message even while an untouched one is still empty.
+    const errors: FieldErrors<FormValues> = {};
+    const add = (message: string) => {
+      const field = fieldOf(message);
+      if (!errors[field]) errors[field] = { type: 'validate', message };
+    };
+    const full = validateCashout({ plan, remainingCents: remaining, method: values.payoutMethod || null, amountInput: values.amount });
+    if (full.ok) return { values, errors: {} };
+    add(full.message);
+    const methodCheck = validateCashout({ plan, remainingCents: Number.MAX_SAFE_INTEGER, method: values.payoutMethod || null, amountInput: '0.01' });
+    if (!methodCheck.ok) add(methodCheck.message);
+    if (remaining !== null && remaining > 0) {
+      const amountCheck = validateCashout({ plan, remainingCents: remaining, method: choices[0] ?? null, amountInput: values.amount });
+      if (!amountCheck.ok) add(amountCheck.message);
+    }
+    return { values: {}, errors };
+  };
+
+  const form = useForm<FormValues>({
+    mode: 'onTouched',
+    resolver,
+    defaultValues: {
+      cardId: firstCard?.id ?? '',
+      amount: firstCard ? centsToInputString(firstCard.remainingAmountCents) : '',
+      payoutMethod: defaultMethod,
+    },
+  });
+  const cardId = form.watch('cardId');
+  const amountInput = form.watch('amount');
+  const method = form.watch('payoutMethod');
+  const selected = shownCards.find((card) => card.id === cardId) ?? null;
+
+  // A newly chosen card starts with its whole balance as the amount.
+  useEffect(() => {
+    const subscription = form.watch((values, { name }) => {
+      if (name !== 'cardId') return;
+      const card = shownCards.find((c) => c.id === values.cardId);
+      if (card) form.setValue('amount', centsToInputString(card.remainingAmountCents), { shouldValidate: form.formState.isSubmitted });
+    });
+    return () => subscription.unsubscribe();
+  }, [form, shownCards]);
+  // The profile may arrive after the form: pick the default method once it is known.
+  useEffect(() => {
+    if (!form.getValues('payoutMethod') && defaultMethod) form.setValue('payoutMethod', defaultMethod);
+  }, [defaultMethod, form]);
+
+  const parsed = parseMoneyInput(amountInput ?? '');
+  const previewCents = parsed.ok && parsed.cents > 0 && selected && parsed.cents <= selected.remainingAmountCents ? parsed.cents : null;
+  const preview = previewCents === null ? null : cashoutFee({ amountCents: previewCents, plan, promoActive });
+
+  const [pending, setPending] = useState<Pending | null>(null);
+
+  const onSubmit = (values: FormValues) => {
+    const amount = parseMoneyInput(values.amount);
+    if (!amount.ok || !isPayoutMethod(values.payoutMethod)) return;
+    const fee = cashoutFee({ amountCents: amount.cents, plan, promoActive });
+    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey() });
+  };
+
+  const confirm = () => {
+    if (!pending) return;
+    createCashout.mutate(
+      { cardId: pending.cardId, amountCents: pending.amountCents, payoutMethod: pending.payoutMethod, idempotencyKey: pending.key },
+      {
+        onSuccess: (answer) => {
+          setPending(null);
+          setSuccess(answer);
+          toast.success(CASHOUT_SUCCESS_MESSAGE);
+        },
+        onError: (error) => {
+          setPending(null);
+          // A refusal the server explains (4xx, 501) is shown as is; anything else is the spec's.
+          toast.error(error instanceof ApiError && error.status >= 400 && error.status !== 500 && error.status !== 503 ? error.message : CASHOUT_FAILED_MESSAGE);
+        },
+      },
+    );
+  };
+
+  const closeSuccess = () => {
+    setSuccess(null);
+    // Spec §4: cards with nothing left drop out and the first remaining card is selected.
+    const remaining = cards.filter((card) => card.remainingAmountCents > 0);
+    const next = remaining.find((card) => card.id === cardId) ?? remaining[0] ?? null;
+    form.reset({
+      cardId: next?.id ?? '',
+      amount: next ? centsToInputString(next.remainingAmountCents) : '',
+      payoutMethod: form.getValues('payoutMethod') || defaultMethod,
+    });
+    onFinished?.();
+  };
+
+  const successModal = (
+    <Modal
+      open={success !== null}
+      onOpenChange={(open) => (open ? undefined : closeSuccess())}
+      title={CASHOUT_SUCCESS_MESSAGE}
+      footer={<Button onClick={closeSuccess}>Done</Button>}
+    >
+      {success && (
+        <div className="cashout-receipt">
+          <dl className="cashout-summary">
+            <div>
+              <dt>Cash-out amount</dt>
+              <dd>{formatUsd(success.cashout.amountCents)}</dd>
+            </div>
+            <div>
+              <dt>Fee ({formatPpmAsPercent(success.feeRatePpm)})</dt>
+              <dd>{formatUsd(success.cashout.feeCents)}</dd>
+            </div>
+            <div className="cashout-summary-total">
+              <dt>You receive</dt>
+              <dd>{formatUsd(success.cashout.netAmountCents)}</dd>
+            </div>
+            <div>
+              <dt>Payout method</dt>
+              <dd>{PAYOUT_METHOD_LABELS[success.cashout.payoutMethod]}</dd>
+            </div>
+            <div>
+              <dt>Left on card •••• {success.cashout.cardLast4}</dt>
+              <dd>{formatUsd(success.card.remainingAmountCents)}</dd>
+            </div>
+          </dl>
+          <p className="text-muted">
+            {PROCESSING_NOTE} {success.card.status === 'cashed_out' ? 'The card is now Cashed Out.' : ''}
+          </p>
+        </div>
+      )}
+    </Modal>
+  );
+
+  if (shownCards.length === 0) {
+    return (
+      <>
+        <EmptyState
+          icon="card"
+          title="No cards to cash out"
+          headingLevel={compact ? 3 : 2}
+          actions={
+            <>
+              <ButtonLink to="/my-cards" variant="secondary">
+                Go to My Cards
+              </ButtonLink>
+              <ButtonLink to="/create-card">Create a Card</ButtonLink>
+            </>
+          }
+        >
+          Only cards with a balance that are not frozen can be cashed out.
+        </EmptyState>
+        {successModal}
+      </>
+    );
+  }
+
+  const upgradeMethods = PLANS['premium+'].payoutMethods.filter((m) => !PLANS[plan].payoutMethods.includes(m));
+
+  return (
+    <FormProvider {...form}>
+      <form className="form cashout-form" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <SelectField
+          name="cardId"
+          label="Card"
+          required
+          placeholder="Select a card"
+          options={shownCards.map((card) => ({ value: card.id, label: cardLabel(card) }))}
+        />
+        <AmountField max={selected?.remainingAmountCents ?? null} />
+        <SelectField
+          name="payoutMethod"
+          label="Payout method"
+          required
+          placeholder="Select a payout method"
+          options={choices.map((m) => ({ value: m, label: PAYOUT_METHOD_LABELS[m] }))}
+          hint={
+            upgradeMethods.length > 0 ? (
+              <>
+                {PLANS[plan].name} plan: {choices.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}
+                <Link to="/upgrade">Upgrade</Link> for {upgradeMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(' and ')}.
+              </>
+            ) : undefined
+          }
+        />
+
+        <section className="cashout-preview" aria-labelledby="cashout-preview-title" aria-live="polite">
+          <h3 id="cashout-preview-title" className="cashout-preview-title">
+            Fee preview
+          </h3>
+          {preview && previewCents !== null ? (
+            <dl className="cashout-summary">
+              <div>
+                <dt>Cash-out amount</dt>
+                <dd data-testid="cashout-amount">{formatUsd(previewCents)}</dd>
+              </div>
+              <div>
+                <dt>
+                  Fee ({formatPpmAsPercent(preview.ratePpm)}
+                  {promoActive ? ', launch promo' : ''})
+                </dt>
+                <dd data-testid="cashout-fee">{formatUsd(preview.feeCents)}</dd>
+              </div>
+              <div className="cashout-summary-total">
+                <dt>You receive</dt>
+                <dd data-testid="cashout-net">{formatUsd(preview.netCents)}</dd>
+              </div>
+            </dl>
+          ) : (
+            <p className="text-muted">Enter an amount to see the fee and what you receive.</p>
+          )}
+          {method && isPayoutMethod(method) && <p className="text-small text-muted">{PROCESSING_NOTE}</p>}
+        </section>
+
+        <div className="button-row">
+          <Button type="submit" loading={createCashout.isPending}>
+            Cash Out
+          </Button>
+        </div>
+        {!compact && (
+          <Notice tone="info">Demo mode: no real money moves. In a live account the payout reaches you in 1-3 business days.</Notice>
+        )}
+      </form>
+
+      <ConfirmModal
+        open={pending !== null}
+        onOpenChange={(open) => (open || createCashout.isPending ? undefined : setPending(null))}
+        title="Confirm cash-out"
+        confirmLabel="Confirm Cash Out"
+        busy={createCashout.isPending}
+        onConfirm={confirm}
+      >
+        {pending && (
+          <>
+            <p>
+              Cash out {formatUsd(pending.amountCents)} from card •••• {shownCards.find((c) => c.id === pending.cardId)?.last4} to{' '}
+              {PAYOUT_METHOD_LABELS[pending.payoutMethod]}? The fee is {formatUsd(pending.feeCents)}; you receive {formatUsd(pending.netCents)}.
+            </p>
+            <p>{PROCESSING_NOTE}</p>
+          </>
+        )}
+      </ConfirmModal>
+      {successModal}
+    </FormProvider>
+  );
+}
+
+/** The amount in dollars, clamped to the card's balance as it is typed (spec §5). */
+function AmountField({ max }: { max: number | null }) {
+  const hint = max !== null ? `Up to ${formatUsd(max)}` : undefined;
+  const wiring = useFieldWiring({ name: 'amount', required: true, hint });
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const parsed = parseMoneyInput(event.target.value);
+    if (max !== null && parsed.ok && parsed.cents > max) event.target.value = centsToInputString(max);
+    return wiring.controlProps.onChange(event);
+  };
+  return (
+    <FieldFrame wiring={wiring} label="Amount" required hint={hint}>
+      <div className="field-affix">
+        <span className="field-prefix" aria-hidden="true">
+          $
+        </span>
+        <input
+          {...wiring.controlProps}
+          onChange={onChange}
+          type="number"
+          inputMode="decimal"
+          min="0.01"
+          step="0.01"
+          max={max !== null ? centsToInputString(max) : undefined}
+          className="field-input"
+        />
+      </div>
+    </FieldFrame>
+  );
+}

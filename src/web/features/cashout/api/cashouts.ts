@@ -1,0 +1,58 @@
+// The cash-out API for /cashout and the My Cards cash-out modal: the cards that can be cashed
+// out, and the cash-out itself. A cash-out changes a card, so everything under 'cards' (the
+// My Cards lists share the prefix), the dashboard, history and the profile are refreshed.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Card } from '../../../../contracts/cards';
+import type { CreateCashoutRequest, CreateCashoutResponse } from '../../../../contracts/cashouts';
+import { api } from '../../../lib/api';
+
+/** Spec §8. */
+export const LOAD_ELIGIBLE_FAILED = 'Failed to load eligible cards';
+
+export const cashoutCardsQueryKey = ['cards', 'cashout-eligible'] as const;
+
+/**
+ * Cards the server would cash out now (`can.cashOut`: active or expired, not frozen, balance
+ * above 0), largest balance first (spec §7).
+ */
+export function useCashoutCards() {
+  return useQuery({
+    queryKey: cashoutCardsQueryKey,
+    queryFn: async () => {
+      const { cards } = await api<{ cards: Card[] }>('/api/cards?status=all');
+      return eligibleCards(cards);
+    },
+  });
+}
+
+export function eligibleCards(cards: readonly Card[]): Card[] {
+  return cards
+    .filter((card) => card.can.cashOut && card.remainingAmountCents > 0)
+    .sort((a, b) => b.remainingAmountCents - a.remainingAmountCents);
+}
+
+export function useCreateCashout() {
+  const client = useQueryClient();
+  return useMutation({
+    // The key is made when the user confirms: a network retry of that confirmation cannot pay twice.
+    mutationFn: ({ idempotencyKey, ...body }: CreateCashoutRequest & { idempotencyKey: string }) =>
+      api<CreateCashoutResponse>('/api/cashouts', { method: 'POST', body, idempotencyKey }),
+    onSuccess: (answer) => {
+      // The new balance at once, so the success modal and the form agree before the refetch.
+      client.setQueryData<Card[]>(cashoutCardsQueryKey, (list) =>
+        list?.map((card) =>
+          card.id === answer.card.id
+            ? { ...card, remainingAmountCents: answer.card.remainingAmountCents, status: answer.card.status as Card['status'] }
+            : card,
+        ),
+      );
+    },
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ['cards'], refetchType: 'inactive' });
+      void client.invalidateQueries({ queryKey: ['dashboard'] });
+      void client.invalidateQueries({ queryKey: ['combines'] });
+      void client.invalidateQueries({ queryKey: ['cashouts'] });
+      void client.invalidateQueries({ queryKey: ['me'] });
+    },
+  });
+}

@@ -1,0 +1,155 @@
+import { Link } from 'react-router';
+import type { Combine } from '../../../../contracts/combines';
+import { Badge, StatusBadge } from '../../../ui/Badge';
+import { Money } from '../../../ui/Money';
+import { cardStatusLabel, formatDateTime, providerLabel, sourceTypeLabel } from '../history-format';
+
+/**
+ * Everything /history shows about one completed combine (spec §2): created and completed times,
+ * status, promo, each source with provider, type, amount and fee, the BNPL maximum and actual
+ * fee, the rebate and the resulting card. Used by the modal and by /history/:id alike.
+ */
+export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine; headingLevel?: 2 | 3 }) {
+  const Heading = `h${headingLevel}` as const;
+  const rebateCents = combine.rebates.reduce((sum, r) => sum + r.rebateAmountCents, 0);
+  const rebateStatus = combine.rebates.length === 0 ? null : combine.rebates.every((r) => r.status === 'processed') ? 'processed' : 'pending';
+  const hasBnpl = combine.sources.some((s) => s.type === 'bnpl');
+  const card = combine.card;
+  return (
+    <div className="combine-details">
+      <dl className="history-facts">
+        <div>
+          <dt>Created</dt>
+          <dd>{formatDateTime(combine.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Completed</dt>
+          <dd>{formatDateTime(combine.completedAt)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={combine.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Promo</dt>
+          <dd>{combine.promoApplied ? <Badge tone="success">50% Off Platform Fees</Badge> : 'Not applied'}</dd>
+        </div>
+        <div>
+          <dt>Total</dt>
+          <dd>
+            <Money cents={combine.totalAmountCents} />
+          </dd>
+        </div>
+        <div>
+          <dt>Tax buffer</dt>
+          <dd>
+            <Money cents={combine.taxBufferCents} />
+          </dd>
+        </div>
+      </dl>
+
+      <section aria-label="Sources" className="history-section">
+        <Heading>Sources</Heading>
+        <div className="history-table-wrap">
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Type</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Fee
+                </th>
+                <th scope="col" className="num">
+                  To card
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {combine.sources.map((s) => (
+                <tr key={s.id}>
+                  <th scope="row">
+                    {providerLabel(s.type, s.provider)}
+                    {s.last4 && <span className="text-muted"> •••• {s.last4}</span>}
+                  </th>
+                  <td>{sourceTypeLabel(s.type)}</td>
+                  <td className="num">
+                    <Money cents={s.chargeCents} />
+                  </td>
+                  <td className="num">
+                    <Money cents={s.processorFeeCents + s.productFeeCents} />
+                  </td>
+                  <td className="num">
+                    <Money cents={s.netCents} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {hasBnpl && (
+        <dl className="history-facts">
+          <div>
+            <dt>BNPL fee (maximum)</dt>
+            <dd>
+              <Money cents={combine.bnplFeeMaxCents} />
+            </dd>
+          </div>
+          <div>
+            <dt>BNPL fee (actual)</dt>
+            <dd>
+              <Money cents={combine.bnplFeeActualCents} />
+            </dd>
+          </div>
+          <div>
+            <dt>Rebate</dt>
+            <dd>
+              <Money cents={rebateCents} /> {rebateStatus && <StatusBadge status={rebateStatus} />}
+            </dd>
+          </div>
+        </dl>
+      )}
+
+      <section aria-label="Card" className="history-section">
+        <Heading>Card</Heading>
+        {card ? (
+          <dl className="history-facts">
+            <div>
+              <dt>Card</dt>
+              <dd>•••• {card.last4}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd>{cardStatusLabel(card.status, card.frozen)}</dd>
+            </div>
+            <div>
+              <dt>Card amount</dt>
+              <dd>
+                <Money cents={card.originalAmountCents} />
+              </dd>
+            </div>
+            <div>
+              <dt>Balance</dt>
+              <dd>
+                <Money cents={card.remainingAmountCents} />
+              </dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="text-muted">Card details not available.</p>
+        )}
+        {card && (
+          <p className="text-small">
+            <Link to="/my-cards">Go to My Cards</Link>
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

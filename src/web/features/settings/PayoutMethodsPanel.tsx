@@ -1,0 +1,160 @@
+import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link } from 'react-router';
+import type { Profile } from '../../../contracts/me';
+import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
+import { formatUsd } from '../../../core/money';
+import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, PLANS } from '../../../core/plans';
+import type { PayoutMethod } from '../../../core/plans';
+import { ApiError, errorMessage } from '../../lib/api';
+import { Badge } from '../../ui/Badge';
+import { Button } from '../../ui/Button';
+import { ErrorState } from '../../ui/ErrorState';
+import { Notice } from '../../ui/Notice';
+import { Spinner } from '../../ui/Spinner';
+import { useToast } from '../../ui/toast';
+import { useChangePayoutMethod, usePayoutMethods } from './api/payout-methods';
+import './payout-subscription.css';
+
+const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+const FAILURES = {
+  add: PAYOUT_METHOD_MESSAGES.addFailed,
+  remove: PAYOUT_METHOD_MESSAGES.removeFailed,
+  prefer: PAYOUT_METHOD_MESSAGES.preferredFailed,
+} as const;
+
+/** A refusal the server explains (4xx) is shown as is; anything else gets the spec's toast. */
+function failureText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
+}
+
+/**
+ * Settings → Payout Methods (spec §2, §4, §5): add what the plan allows, remove, choose the
+ * preferred one (which receives BNPL rebates). Every toast is the spec's.
+ */
+export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
+  const methods = usePayoutMethods();
+  const change = useChangePayoutMethod();
+  const toast = useToast();
+  const selectId = useId();
+  const [choice, setChoice] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const plan = PLANS[profile.subscription];
+
+  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod) => {
+    setBusy(`${action}:${method}`);
+    change.mutate(
+      { action, method },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.message);
+          if (answer.rebatesPaid.count > 0) {
+            const rebates = answer.rebatesPaid.count === 1 ? 'Your pending BNPL rebate' : `Your ${answer.rebatesPaid.count} pending BNPL rebates`;
+            toast.info(`${rebates} of ${formatUsd(answer.rebatesPaid.amountCents)} ${answer.rebatesPaid.count === 1 ? 'was' : 'were'} paid to ${PAYOUT_METHOD_LABELS[method]}.`);
+          }
+          if (action === 'add') setChoice('');
+        },
+        onError: (error) => toast.error(failureText(error, FAILURES[action])),
+        onSettled: () => setBusy(null),
+      },
+    );
+  };
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    // Spec §5: one must be chosen and not already present.
+    if (!isPayoutMethod(choice)) {
+      toast.error(PAYOUT_METHOD_MESSAGES.select);
+      return;
+    }
+    if (methods.data?.methods.some((m) => m.method === choice)) {
+      toast.error(payoutMethodAlreadyAdded(choice));
+      return;
+    }
+    run('add', choice);
+  };
+
+  const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
+
+  return (
+    <div className="settings-panel">
+      <h2>Payout Methods</h2>
+      <p className="settings-note">Where cash-outs and BNPL rebates are paid. Your preferred method receives rebates.</p>
+      {methods.isPending ? (
+        <Spinner label="Loading payout methods" showLabel />
+      ) : methods.isError ? (
+        <ErrorState compact headingLevel={3} title="Failed to load account settings" message={errorMessage(methods.error, 'Please try again.')} onRetry={() => void methods.refetch()} retrying={methods.isFetching} />
+      ) : (
+        <>
+          {methods.data.pendingRebates.count > 0 && (
+            <Notice tone="info" title="A rebate is waiting for you">
+              <p>
+                {formatUsd(methods.data.pendingRebates.amountCents)} in BNPL rebates will be paid as soon as you add a payout method.
+              </p>
+            </Notice>
+          )}
+          {methods.data.methods.length === 0 ? (
+            <p>You have no payout methods yet.</p>
+          ) : (
+            <ul className="payout-list" aria-label="Your payout methods">
+              {methods.data.methods.map((entry) => (
+                <li key={entry.method} className="payout-item">
+                  <div className="payout-item-main">
+                    <strong>{entry.label}</strong>
+                    <span className="payout-item-badges">
+                      {entry.preferred && <Badge tone="brand">Preferred</Badge>}
+                      <Badge tone={entry.status === 'active' ? 'success' : 'neutral'}>{entry.status === 'active' ? 'Active' : 'Inactive'}</Badge>
+                      {!entry.allowedByPlan && <Badge tone="warning">Not on the {plan.name} plan</Badge>}
+                    </span>
+                    {entry.lastUsed && <span className="text-small text-muted">Last used {DATE_TIME.format(new Date(entry.lastUsed))}</span>}
+                  </div>
+                  <div className="button-row">
+                    {!entry.preferred && entry.allowedByPlan && (
+                      <Button size="sm" variant="secondary" loading={busy === `prefer:${entry.method}`} disabled={busy !== null} onClick={() => run('prefer', entry.method)} aria-label={`Set ${entry.label} as preferred`}>
+                        Set as Preferred
+                      </Button>
+                    )}
+                    <Button size="sm" variant="ghost" loading={busy === `remove:${entry.method}`} disabled={busy !== null} onClick={() => run('remove', entry.method)} aria-label={`Remove ${entry.label}`}>
+                      Remove
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+
+          <h3>Add a payout method</h3>
+          <form className="payout-add" onSubmit={add} noValidate>
+            <div className="field">
+              <label className="field-label" htmlFor={selectId}>
+                Payout method
+                <span className="field-required" aria-hidden="true">
+                  {' '}
+                  *
+                </span>
+              </label>
+              <select id={selectId} className="field-input field-select" value={choice} required onChange={(event) => setChoice(event.target.value)}>
+                <option value="">Select a payout method</option>
+                {plan.payoutMethods.map((m) => (
+                  <option key={m} value={m}>
+                    {PAYOUT_METHOD_LABELS[m]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button type="submit" loading={busy?.startsWith('add:') ?? false} disabled={busy !== null}>
+              Add Payout Method
+            </Button>
+          </form>
+          {notOnPlan.length > 0 && (
+            <p className="settings-note">
+              The {plan.name} plan pays out to {plan.payoutMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}
+              <Link to="/upgrade">Upgrade</Link> to add {notOnPlan.map((m) => PAYOUT_METHOD_LABELS[m]).join(' and ')}.
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Profile } from '../../../../contracts/me';
+import { api } from '../../../lib/api';
+import { sessionQueryKey } from '../../auth/api/session';
+
+/** PUT /api/me/email: answers the updated profile, which becomes ['me']. */
+export function useChangeEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { email: string; currentPassword: string }) => api<Profile>('/api/me/email', { method: 'PUT', body }),
+    onSuccess: (profile) => client.setQueryData(sessionQueryKey, profile),
+  });
+}
+
+/** PUT /api/me/password: every other session of the account ends; this one stays. */
+export function useChangePassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) => api<void>('/api/me/password', { method: 'PUT', body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: sessionQueryKey }),
+  });
+}

@@ -1,0 +1,33 @@
+// Settings → Payout Methods: GET/POST /api/payout-methods, DELETE /api/payout-methods/:method,
+// PUT /api/payout-methods/preferred. A change also changes the profile (['me']) and may pay
+// pending BNPL rebates, which the history shows.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PayoutMethod } from '../../../../core/plans';
+import type { PayoutMethodChange, PayoutMethodsView } from '../../../../contracts/payout-methods';
+import { api } from '../../../lib/api';
+import { sessionQueryKey } from '../../auth/api/session';
+
+export const payoutMethodsQueryKey = ['payout-methods'] as const;
+
+export function usePayoutMethods() {
+  return useQuery({ queryKey: payoutMethodsQueryKey, queryFn: () => api<PayoutMethodsView>('/api/payout-methods') });
+}
+
+type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod };
+
+export function useChangePayoutMethod() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, method }: Change) =>
+      action === 'add'
+        ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: { method } })
+        : action === 'remove'
+          ? api<PayoutMethodChange>(`/api/payout-methods/${encodeURIComponent(method)}`, { method: 'DELETE' })
+          : api<PayoutMethodChange>('/api/payout-methods/preferred', { method: 'PUT', body: { method } }),
+    onSuccess: (answer) => {
+      client.setQueryData(payoutMethodsQueryKey, answer);
+      void client.invalidateQueries({ queryKey: sessionQueryKey });
+      if (answer.rebatesPaid.count > 0) void client.invalidateQueries({ queryKey: ['combines'] });
+    },
+  });
+}

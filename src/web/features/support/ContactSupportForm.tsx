@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { z } from 'zod';
+import { emailProblem, EMAIL_MESSAGES, MAX_EMAIL_LENGTH } from '../../../core/passwords';
+import { api, errorMessage } from '../../lib/api';
+import { usePublicConfig } from '../../lib/public-config';
+import { SUPPORT_REPLY_TIME } from '../../lib/support-contact';
+import { Button } from '../../ui/Button';
+import { Form, useZodForm } from '../../ui/Form';
+import { Notice } from '../../ui/Notice';
+import { TextAreaField } from '../../ui/TextAreaField';
+import { TextField } from '../../ui/TextField';
+import { useToast } from '../../ui/toast';
+
+// The support form of /support and /faq (spec §2, §5): name, e-mail and message, all required.
+// In demo mode nothing is sent, and the form says so plainly instead of pretending.
+
+const MAX_NAME_LENGTH = 100;
+const MAX_MESSAGE_LENGTH = 5000;
+
+export const SUPPORT_FORM_MESSAGES = {
+  nameRequired: 'Name is required',
+  nameTooLong: `Name must be at most ${MAX_NAME_LENGTH} characters`,
+  messageRequired: 'Message is required',
+  messageTooLong: `Message must be at most ${MAX_MESSAGE_LENGTH} characters`,
+} as const;
+
+const supportRequestSchema = z.object({
+  name: z.string().trim().min(1, SUPPORT_FORM_MESSAGES.nameRequired).max(MAX_NAME_LENGTH, SUPPORT_FORM_MESSAGES.nameTooLong),
+  email: z
+    .string()
+    .trim()
+    .max(MAX_EMAIL_LENGTH, EMAIL_MESSAGES.invalid)
+    .superRefine((value, context) => {
+      const problem = emailProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+  message: z
+    .string()
+    .trim()
+    .min(1, SUPPORT_FORM_MESSAGES.messageRequired)
+    .max(MAX_MESSAGE_LENGTH, SUPPORT_FORM_MESSAGES.messageTooLong),
+});
+type SupportRequest = z.output<typeof supportRequestSchema>;
+
+type Outcome =
+  | { kind: 'demo' }
+  | { kind: 'sent' }
+  | { kind: 'failed'; message: string };
+
+type ContactSupportFormProps = {
+  /** Prefix of the field ids, so two forms on one page could not clash. */
+  idPrefix?: string;
+};
+
+export function ContactSupportForm({ idPrefix = 'support' }: ContactSupportFormProps) {
+  const { config, supportEmail } = usePublicConfig();
+  const toast = useToast();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const form = useZodForm(supportRequestSchema, { defaultValues: { name: '', email: '', message: '' } });
+
+  async function submit(request: SupportRequest) {
+    // Only a server that says it is live gets the message; while unsure we send nothing.
+    if (config?.demoMode !== false) {
+      setOutcome({ kind: 'demo' });
+      toast.info('Demo mode: your message was not sent.');
+      return;
+    }
+    try {
+      await api<void>('/api/support', { method: 'POST', body: request });
+      setOutcome({ kind: 'sent' });
+      toast.success('Message sent. We will get back to you soon.');
+      form.reset();
+    } catch (error) {
+      const message = errorMessage(error, 'Your message could not be sent.');
+      setOutcome({ kind: 'failed', message });
+      toast.error(message);
+    }
+  }
+
+  return (
+    <Form form={form} onSubmit={submit} aria-label="Contact support" id={`${idPrefix}-form`}>
+      <div className="form-row">
+        <TextField name="name" label="Name" required autoComplete="name" maxLength={MAX_NAME_LENGTH} />
+        <TextField name="email" label="E-mail" type="email" required autoComplete="email" inputMode="email" />
+      </div>
+      <TextAreaField
+        name="message"
+        label="Message"
+        required
+        rows={6}
+        maxLength={MAX_MESSAGE_LENGTH}
+        hint="Please don’t include full card numbers, CVVs or passwords."
+      />
+      <div aria-live="polite" className="form-status">
+        {outcome?.kind === 'demo' && (
+          <Notice tone="warning" title="Nothing was sent">
+            <p>
+              PayWeave is in demo mode, so this form does not send messages. To reach us, e-mail{' '}
+              <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+            </p>
+          </Notice>
+        )}
+        {outcome?.kind === 'sent' && (
+          <Notice tone="success" title="Message sent">
+            <p>Thank you. We reply {SUPPORT_REPLY_TIME}.</p>
+          </Notice>
+        )}
+        {outcome?.kind === 'failed' && (
+          <Notice tone="error" title="Your message was not sent">
+            <p>
+              {outcome.message} Please try again, or e-mail <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+            </p>
+          </Notice>
+        )}
+      </div>
+      <div className="form-actions">
+        <Button type="submit" loading={form.formState.isSubmitting}>
+          Send message
+        </Button>
+      </div>
+    </Form>
+  );
+}

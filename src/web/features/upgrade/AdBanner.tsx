@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { PLANS } from '../../../core/plans';
+import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
+import { useSession } from '../auth/api/session';
+import './upgrade.css';
+
+/** Spec §2: the ad can be closed after 3 s and goes away by itself after 15 s. */
+export const AD_CLOSABLE_AFTER_S = 3;
+export const AD_VISIBLE_FOR_S = 15;
+
+/**
+ * The Free plan's ad (paid plans have none, spec §9). A house ad for the paid plans: nothing
+ * from a third party is loaded. Mounted once in the signed-in shell, it shows once per visit.
+ */
+export function AdBanner() {
+  const { profile } = useSession();
+  if (!profile || !PLANS[profile.subscription].showsAds) return null;
+  return <AdBannerTimer />;
+}
+
+function AdBannerTimer() {
+  const [elapsedS, setElapsedS] = useState(0);
+  const [closed, setClosed] = useState(false);
+  const visible = !closed && elapsedS < AD_VISIBLE_FOR_S;
+  useEffect(() => {
+    if (!visible) return;
+    const timer = setTimeout(() => setElapsedS((s) => s + 1), 1000);
+    return () => clearTimeout(timer);
+  }, [elapsedS, visible]);
+  if (!visible) return null;
+  const closable = elapsedS >= AD_CLOSABLE_AFTER_S;
+  return (
+    <aside className="ad-banner" aria-label="Advertisement" data-testid="ad-banner">
+      <span className="ad-banner-label">Ad</span>
+      <p className="ad-banner-text">
+        Go ad-free with <strong>Premium</strong>: half the fees, PayPal payouts and 10 combines a month. <Link to="/upgrade">See plans</Link>
+      </p>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="ad-banner-close"
+        disabled={!closable}
+        onClick={() => setClosed(true)}
+        aria-label={closable ? 'Close ad' : `Close ad (possible in ${AD_CLOSABLE_AFTER_S - elapsedS} s)`}
+      >
+        {closable ? <Icon name="x" size={18} /> : <span aria-hidden="true">{AD_CLOSABLE_AFTER_S - elapsedS}</span>}
+      </Button>
+    </aside>
+  );
+}

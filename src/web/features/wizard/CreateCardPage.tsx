@@ -1,0 +1,136 @@
+import { useEffect, useRef } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ButtonLink } from '../../ui/Button';
+import { ErrorState } from '../../ui/ErrorState';
+import { PageHeader } from '../../ui/PageHeader';
+import { Spinner } from '../../ui/Spinner';
+import { AmountStep } from './components/AmountStep';
+import { BnplCheckoutStep } from './components/BnplCheckoutStep';
+import { BnplSetupStep } from './components/BnplSetupStep';
+import { ProcessingStep, SuccessStep } from './components/ResultSteps';
+import { ReviewStep } from './components/ReviewStep';
+import { SourcesStep } from './components/SourcesStep';
+import { WizardProgress } from './components/WizardProgress';
+import { useWizard } from './use-wizard';
+import type { SourcePrefill, Wizard } from './use-wizard';
+import './wizard.css';
+
+/** `?fromCard=<id>&amountCents=<n>` ('Use as Source' on My Cards) as a source to preselect. */
+function prefillFrom(params: URLSearchParams): SourcePrefill | null {
+  const sourceCardId = params.get('fromCard');
+  if (!sourceCardId) return null;
+  const amount = Number(params.get('amountCents'));
+  return { sourceCardId, amountCents: Number.isSafeInteger(amount) && amount > 0 ? amount : null };
+}
+
+/**
+ * /create-card: the combine wizard (spec §2, §4). `?resume=<id>` continues a saved draft.
+ * A different draft or card in the address starts a different wizard, hence the key.
+ */
+export default function CreateCardPage() {
+  const [params] = useSearchParams();
+  const resumeId = params.get('resume');
+  const prefill = prefillFrom(params);
+  return <CreateCardWizard key={`${resumeId ?? ''}|${prefill?.sourceCardId ?? ''}`} resumeId={resumeId} prefill={prefill} />;
+}
+
+function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; prefill: SourcePrefill | null }) {
+  const wizard = useWizard({ resumeId, prefill });
+  const navigate = useNavigate();
+  const { state, view, machine, resuming, resumeProblem } = wizard;
+
+  // Spec: focus moves to the new step's heading, so keyboard and screen-reader users start there.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    if (resuming) return;
+    window.scrollTo({ top: 0 });
+    headingRef.current?.focus({ preventScroll: true });
+  }, [state.step, resuming]);
+
+  const startOver = () => {
+    wizard.actions.reset();
+    navigate('/create-card', { replace: true });
+  };
+
+  const header = (
+    <PageHeader
+      title="Create a Virtual Card"
+      description="Combine your cards and BNPL plans into one virtual card. You see every fee before anything is charged."
+    />
+  );
+
+  if (resumeProblem) {
+    return (
+      <section className="page wizard-page">
+        {header}
+        <ErrorState title={resumeProblem.message} message="The saved combine may have been completed or deleted.">
+          <div className="state-actions">
+            <ButtonLink to="/resume-combine" variant="secondary">
+              Saved combines
+            </ButtonLink>
+            <ButtonLink to="/create-card">Start a new card</ButtonLink>
+          </div>
+        </ErrorState>
+      </section>
+    );
+  }
+
+  if (resuming) {
+    return (
+      <section className="page wizard-page">
+        {header}
+        <div className="wizard-loading">
+          <Spinner label="Loading your saved combine" showLabel />
+        </div>
+      </section>
+    );
+  }
+
+  const heading = view.view === 'review' && view.primaryAction === 'create_card' ? 'Review and create' : view.title;
+
+  return (
+    <section className="page wizard-page">
+      {header}
+      <WizardProgress machine={machine} progressStep={view.progressStep} done={view.view === 'success'} />
+      <div className="card wizard-panel">
+        <h2 ref={headingRef} tabIndex={-1} className="wizard-heading">
+          {heading}
+        </h2>
+        <StepBody wizard={wizard} onCreateAnother={startOver} />
+      </div>
+    </section>
+  );
+}
+
+function StepBody({ wizard, onCreateAnother }: { wizard: Wizard; onCreateAnother: () => void }) {
+  switch (wizard.view.view) {
+    case 'amount':
+      return (
+        <AmountStep
+          wizard={wizard}
+          prefillNote={
+            wizard.state.prefill
+              ? 'You are using one of your PayWeave cards as a source. Set the amount you need; the card is preselected on the next step.'
+              : null
+          }
+        />
+      );
+    case 'sources':
+      return <SourcesStep wizard={wizard} />;
+    case 'bnpl_setup':
+      return <BnplSetupStep wizard={wizard} />;
+    case 'bnpl_checkout':
+      return <BnplCheckoutStep wizard={wizard} />;
+    case 'review':
+      return <ReviewStep wizard={wizard} />;
+    case 'processing':
+      return <ProcessingStep />;
+    case 'success':
+      return <SuccessStep result={wizard.state.result} onCreateAnother={onCreateAnother} />;
+  }
+}

@@ -1,0 +1,147 @@
+import type { FormEvent } from 'react';
+import { RECOMMENDED_TAX_BUFFER_PERCENT } from '../../../../core/amount';
+import type { BufferMode } from '../../../../core/amount';
+import { monthlyLimitMessage } from '../../../../core/limits';
+import { formatUsd } from '../../../../core/money';
+import { useSession } from '../../auth/api/session';
+import { Button } from '../../../ui/Button';
+import { Link } from 'react-router';
+import { Icon } from '../../../ui/Icon';
+import { Notice } from '../../../ui/Notice';
+import { useMonthlyAllowance } from '../api';
+import type { Wizard } from '../use-wizard';
+import { WizardActions } from './WizardActions';
+import { WizardField } from './WizardField';
+
+const BUFFER_MODES: readonly { mode: BufferMode; label: string }[] = [
+  { mode: 'percent', label: 'Percent (%)' },
+  { mode: 'dollars', label: 'Dollars ($)' },
+];
+
+/** Step 1: the purchase amount plus a tax buffer gives the card total (spec §2, §5). */
+export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNote: string | null }) {
+  const { state, actions, pending } = wizard;
+  const { amount, totals, amountError } = state;
+  const { profile } = useSession();
+  const allowance = useMonthlyAllowance();
+  const limitReached = allowance.data?.remaining === 0 && profile !== null;
+
+  const onCalculate = (event: FormEvent) => {
+    event.preventDefault();
+    actions.calculate();
+  };
+
+  return (
+    <div className="wizard-step-body">
+      <p className="wizard-lead">
+        How much do you need on your card? Add a buffer for sales tax and shipping: we recommend{' '}
+        {RECOMMENDED_TAX_BUFFER_PERCENT}%.
+      </p>
+      {limitReached && (
+        <Notice tone="warning" title="Monthly limit reached">
+          {monthlyLimitMessage(profile.subscription)} <Link to="/upgrade">See plans</Link>
+        </Notice>
+      )}
+      {prefillNote && <Notice tone="info">{prefillNote}</Notice>}
+      <form className="form wizard-amount-form" noValidate onSubmit={onCalculate}>
+        <div className="form-row">
+          <WizardField label="Purchase amount" required prefix="$" hint="Before tax, e.g. 500.00">
+            {(control) => (
+              <input
+                {...control}
+                className="field-input"
+                type="text"
+                inputMode="decimal"
+                autoComplete="off"
+                value={amount.baseInput}
+                onChange={(event) => actions.editAmount('baseInput', event.target.value)}
+              />
+            )}
+          </WizardField>
+          <div className="wizard-buffer">
+            <WizardField
+              label="Tax buffer"
+              required
+              prefix={amount.bufferMode === 'dollars' ? '$' : undefined}
+              hint={amount.bufferMode === 'percent' ? 'Percent of the purchase amount' : 'A fixed dollar amount'}
+            >
+              {(control) => (
+                <div className={amount.bufferMode === 'percent' ? 'wizard-suffix-input' : undefined}>
+                  <input
+                    {...control}
+                    className="field-input"
+                    type="text"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    value={amount.bufferInput}
+                    onChange={(event) => actions.editAmount('bufferInput', event.target.value)}
+                  />
+                  {amount.bufferMode === 'percent' && (
+                    <span className="wizard-suffix" aria-hidden="true">
+                      %
+                    </span>
+                  )}
+                </div>
+              )}
+            </WizardField>
+            <fieldset className="segmented">
+              <legend className="visually-hidden">Enter the tax buffer as</legend>
+              {BUFFER_MODES.map(({ mode, label }) => (
+                <label key={mode} className="segmented-option">
+                  <input
+                    type="radio"
+                    name="buffer-mode"
+                    value={mode}
+                    checked={amount.bufferMode === mode}
+                    onChange={() => actions.setBufferMode(mode)}
+                  />
+                  <span>{label}</span>
+                </label>
+              ))}
+            </fieldset>
+          </div>
+        </div>
+
+        {amountError && (
+          <Notice tone="error" role="alert">
+            {amountError}
+          </Notice>
+        )}
+
+        <div className="wizard-calc-row">
+          <Button type="submit" variant="secondary">
+            <Icon name="percent" size={18} />
+            Calculate
+          </Button>
+          <div className="wizard-total" aria-live="polite">
+            {totals ? (
+              <dl className="wizard-total-figures">
+                <div>
+                  <dt>Purchase</dt>
+                  <dd>{formatUsd(totals.baseCents)}</dd>
+                </div>
+                <div>
+                  <dt>Tax buffer</dt>
+                  <dd>{formatUsd(totals.taxBufferCents)}</dd>
+                </div>
+                <div className="wizard-total-main">
+                  <dt>Card total</dt>
+                  <dd data-testid="combined-total">{formatUsd(totals.totalCents)}</dd>
+                </div>
+              </dl>
+            ) : (
+              <p className="text-muted text-small">Calculate to see your card total, then continue.</p>
+            )}
+          </div>
+        </div>
+      </form>
+
+      <WizardActions>
+        <Button onClick={() => void actions.continueFromAmount()} disabled={!totals} loading={pending.amount}>
+          Continue
+          <Icon name="arrowRight" size={18} />
+        </Button>
+      </WizardActions>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import type { Combine, CombineSource, Quote } from '../../../contracts/combines';
+import {
+  attemptFingerprint,
+  initialWizardState,
+  keyForAttempt,
+  machineState,
+  restoreFromCombine,
+  sourcesFunding,
+  wizardReducer,
+} from './use-wizard';
+import type { WizardUiState } from './use-wizard';
+
+function source(overrides: Partial<CombineSource> = {}): CombineSource {
+  return {
+    id: 'src-1',
+    position: 0,
+    type: 'credit',
+    provider: 'visa',
+    chargeCents: 30_000,
+    brand: 'visa',
+    last4: '4242',
+    expMonth: 12,
+    expYear: 2030,
+    status: 'authorized',
+    sourceCardId: null,
+    bnplCardBrand: null,
+    bnplCardLast4: null,
+    processorFeeCents: 900,
+    productFeeCents: 300,
+    netCents: 28_800,
+    bnplFeeMaxCents: 0,
+    bnplFeeActualCents: 0,
+    rebateCents: 0,
+    oneTimeCardChargeCents: null,
+    ...overrides,
+  };
+}
+
+function combine(overrides: Partial<Combine> = {}): Combine {
+  const sources = overrides.sources ?? [source()];
+  const net = sources.reduce((sum, s) => sum + s.netCents, 0);
+  const total = overrides.totalAmountCents ?? 55_000;
+  return {
+    id: 'combine-1',
+    status: 'incomplete',
+    baseAmountCents: 50_000,
+    taxBufferCents: 5_000,
+    totalAmountCents: total,
+    includeTaxBuffer: true,
+    baseInput: '500',
+    bufferInput: '10',
+    bufferMode: 'percent',
+    currentStep: 2,
+    bnplStepCompleted: false,
+    bnplCheckoutCompleted: false,
+    useBoost: false,
+    creationFeeSourceIdx: -1,
+    cardType: 'general',
+    promoApplied: false,
+    bnplFeeMaxCents: 0,
+    bnplFeeActualCents: 0,
+    cardId: null,
+    rebateId: null,
+    formData: {},
+    sources,
+    card: null,
+    rebates: [],
+    funding: {
+      productFeePpm: 10_000,
+      netTotalCents: net,
+      remainingToFundCents: Math.max(0, total - net),
+      overfundCents: Math.max(0, net - total),
+      canContinue: net >= total && sources.length > 0,
+      suggestedChargeCents: { card: 0, bnpl: 0, internal: 0 },
+    },
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    savedAt: '2026-11-01T10:05:00.000Z',
+    completedAt: null,
+    simulated: true,
+    testSource: 'MVP-Demo',
+    environment: 'test',
+    ...overrides,
+  };
+}
+
+const FUNDED = [source(), source({ id: 'src-2', position: 1, last4: '4444', brand: 'mastercard', chargeCents: 27_295, netCents: 26_200 })];
+
+describe('the amount step (spec §4: Continue only after Calculate; editing resets it)', () => {
+  it('starts with the recommended 10% buffer and nothing calculated', () => {
+    const state = initialWizardState();
+    expect(state.amount).toEqual({ baseInput: '', bufferInput: '10', bufferMode: 'percent' });
+    expect(state.totals).toBeNull();
+  });
+
+  it('Calculate gives $500 + 10% = $550.00 with core/amount', () => {
+    let state = wizardReducer(initialWizardState(), { type: 'amount_edited', field: 'baseInput', value: '500' });
+    state = wizardReducer(state, { type: 'calculated' });
+    expect(state.totals).toEqual({ baseCents: 50_000, taxBufferCents: 5_000, totalCents: 55_000 });
+  });
+
+  it('editing either input or switching the buffer mode clears the calculation', () => {
+    let state = wizardReducer(initialWizardState(), { type: 'amount_edited', field: 'baseInput', value: '500' });
+    state = wizardReducer(state, { type: 'calculated' });
+    expect(wizardReducer(state, { type: 'amount_edited', field: 'bufferInput', value: '12' }).totals).toBeNull();
+    expect(wizardReducer(state, { type: 'amount_edited', field: 'baseInput', value: '500.00' }).totals).toBeNull();
+    expect(wizardReducer(state, { type: 'buffer_mode_changed', mode: 'dollars' }).totals).toBeNull();
+    // Choosing the mode that is already on changes nothing.
+    expect(wizardReducer(state, { type: 'buffer_mode_changed', mode: 'percent' }).totals).not.toBeNull();
+  });
+
+  it('a bad input shows the spec message and leaves Continue disabled', () => {
+    let state = wizardReducer(initialWizardState(), { type: 'amount_edited', field: 'baseInput', value: '5o0' });
+    state = wizardReducer(state, { type: 'calculated' });
+    expect(state.totals).toBeNull();
+    expect(state.amountError).toBe('Both fields must contain only numbers or a decimal point.');
+    state = wizardReducer(state, { type: 'amount_edited', field: 'baseInput', value: '0' });
+    state = wizardReducer(state, { type: 'calculated' });
+    expect(state.amountError).toBe('Please enter a positive total and non-negative buffer.');
+  });
+});
+
+describe('resuming a saved draft (spec §2: the saved step, default 1)', () => {
+  it('restores the amount inputs, the calculation, the choices and the saved step', () => {
+    const draft = combine({
+      currentStep: 4,
+      sources: FUNDED,
+      bufferMode: 'dollars',
+      bufferInput: '50',
+      useBoost: true,
+      creationFeeSourceIdx: 1,
+      cardType: 'single-use',
+    });
+    const state = restoreFromCombine(initialWizardState(), draft);
+    expect(state.combineId).toBe('combine-1');
+    expect(state.step).toBe(4);
+    expect(state.amount).toEqual({ baseInput: '500', bufferInput: '50', bufferMode: 'dollars' });
+    expect(state.totals?.totalCents).toBe(55_000);
+    expect(state.choices).toEqual({ useBoost: true, creationFeeSourceIdx: 1, cardType: 'single-use' });
+  });
+
+  it('never resumes into Processing or Success', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 6, sources: FUNDED })).step).toBe(5);
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 7, sources: FUNDED })).step).toBe(5);
+  });
+
+  it('goes back to Sources when the sources no longer cover the total', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, sources: [source()] })).step).toBe(2);
+  });
+
+  it('does not open the BNPL setup without a BNPL source', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 3, sources: FUNDED })).step).toBe(2);
+  });
+
+  it('starts at the amount step when the saved amount is not valid, or no step was saved', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, baseInput: 'x', sources: FUNDED })).step).toBe(1);
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 0, sources: FUNDED })).step).toBe(1);
+  });
+
+  it('drops a creation-fee payer that is no longer one of the sources', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ creationFeeSourceIdx: 3 })).choices.creationFeeSourceIdx).toBe(-1);
+  });
+});
+
+describe('the step machine reads the BNPL flags from the server draft', () => {
+  it('has BNPL only when a BNPL source exists', () => {
+    expect(machineState(2, combine()).hasBnpl).toBe(false);
+    const withBnpl = combine({ sources: [source({ type: 'bnpl', provider: 'klarna' })], bnplStepCompleted: true });
+    expect(machineState(2, withBnpl)).toEqual({ step: 2, hasBnpl: true, bnplStepCompleted: true, bnplCheckoutCompleted: false });
+  });
+});
+
+describe('step 2 Continue (core fundingCheck on the server figures)', () => {
+  it('asks for a source first, then names what is missing', () => {
+    expect(sourcesFunding(combine({ sources: [] }), -1)).toEqual({ ok: false, message: 'Please add at least one payment source' });
+    expect(sourcesFunding(combine({ sources: [source()] }), -1)).toEqual({
+      ok: false,
+      message: 'The payment sources after fees only add up to $288.00 (needed: $550.00). Please add more.',
+    });
+  });
+
+  it('passes at exactly the total and warns of overfunding only above one cent', () => {
+    expect(sourcesFunding(combine({ sources: FUNDED }), -1)).toMatchObject({ ok: true, showOverfundInfo: false });
+    const over = [source(), source({ id: 'src-2', netCents: 26_202 })];
+    expect(sourcesFunding(combine({ sources: over }), -1)).toMatchObject({ ok: true, showOverfundInfo: true, overfundCents: 2 });
+  });
+});
+
+describe('one Idempotency-Key per Create attempt', () => {
+  const quote = { cardAmountCents: 54_990, totalChargedCents: 57_295, productFeeCents: 573 } as Quote;
+  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' as const };
+
+  it('a retry of the same request keeps the key; a different request gets a new one', () => {
+    const fingerprint = attemptFingerprint('combine-1', choices, quote);
+    const attempt = { key: 'key-1', fingerprint };
+    expect(keyForAttempt(attempt, fingerprint, () => 'fresh')).toBe('key-1');
+    expect(keyForAttempt(null, fingerprint, () => 'fresh')).toBe('fresh');
+    const otherChoice = attemptFingerprint('combine-1', { ...choices, cardType: 'single-use' }, quote);
+    expect(keyForAttempt(attempt, otherChoice, () => 'fresh')).toBe('fresh');
+    const otherFigures = attemptFingerprint('combine-1', choices, { ...quote, cardAmountCents: 55_000 });
+    expect(keyForAttempt(attempt, otherFigures, () => 'fresh')).toBe('fresh');
+  });
+
+  it('a failure keeps the attempt for the retry; a changed quote or a success ends it', () => {
+    let state: WizardUiState = { ...initialWizardState(), step: 5, combineId: 'combine-1' };
+    state = wizardReducer(state, { type: 'attempt_started', key: 'key-1', fingerprint: 'f' });
+    expect(state.step).toBe(6);
+    const failed = wizardReducer(state, { type: 'create_failed' });
+    expect(failed).toMatchObject({ step: 5, attempt: { key: 'key-1', fingerprint: 'f' } });
+    const changed = wizardReducer(state, { type: 'quote_changed', quote });
+    expect(changed).toMatchObject({ step: 5, attempt: null, changedQuote: quote });
+    // Changing a choice afterwards is a new review: the notice about the old figures goes.
+    expect(wizardReducer(changed, { type: 'choices_changed', choices: { cardType: 'single-use' } }).changedQuote).toBeNull();
+  });
+});

@@ -1,0 +1,68 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+import { Icon } from './Icon';
+import './modal.css';
+
+export type ModalProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  /** A one-line summary read with the title; omit when the body speaks for itself. */
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Buttons shown at the bottom right; stacked on phones. */
+  footer?: ReactNode;
+  size?: 'sm' | 'md' | 'lg';
+  /** While true, Escape, outside clicks and the close button do nothing (e.g. a payment is running). */
+  dismissible?: boolean;
+  /** The × button in the corner; dialogs whose footer has a Cancel button can leave it out. */
+  showCloseButton?: boolean;
+};
+
+/** A generic dialog on Radix: focus is trapped inside and returns to the opener on close. */
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  dismissible = true,
+  showCloseButton = true,
+}: ModalProps) {
+  const blockWhenBusy = (event: Event) => {
+    if (!dismissible) event.preventDefault();
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="modal-overlay" />
+        <Dialog.Content
+          className={`modal modal--${size}`}
+          onEscapeKeyDown={blockWhenBusy}
+          onPointerDownOutside={blockWhenBusy}
+          onInteractOutside={blockWhenBusy}
+          // Without a description Radix would warn; an explicit undefined tells it there is none.
+          {...(description ? {} : { 'aria-describedby': undefined })}
+        >
+          <div className="modal-header">
+            <Dialog.Title className="modal-title">{title}</Dialog.Title>
+            {dismissible && showCloseButton && (
+              <Dialog.Close className="modal-close" aria-label="Close">
+                <Icon name="x" size={20} />
+              </Dialog.Close>
+            )}
+          </div>
+          {description && (
+            <Dialog.Description asChild>
+              <div className="modal-description">{description}</div>
+            </Dialog.Description>
+          )}
+          {children !== undefined && <div className="modal-body">{children}</div>}
+          {footer && <div className="modal-footer">{footer}</div>}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

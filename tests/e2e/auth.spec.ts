@@ -1,0 +1,255 @@
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Accounts end to end (issue 3): register → dashboard → logout → login with remember-me →
+// reset through the demo mailbox → login with the new password; a protected page while signed
+// out comes back after sign-in; settings; the forms' messages; axe on every account screen.
+
+const PASSWORD = 'Sturdy-Pass-2026';
+const NEW_PASSWORD = 'Brand-New-Pass-77';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Creates an account through the API (rate-limited per IP: waits out a 429). */
+async function createAccount(request: APIRequestContext, baseURL: string | undefined, email: string, password = PASSWORD) {
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const response = await request.post('/api/auth/register', {
+      data: { email, password, confirmPassword: password, acceptTerms: true },
+      headers: { origin: baseURL ?? '' },
+    });
+    if (response.status() !== 429) {
+      expect(response.status(), await response.text()).toBe(201);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+  }
+  throw new Error('registration stayed rate-limited');
+}
+
+async function expectAxeClean(page: Page, where: string) {
+  // Toasts come and go while axe runs; the UI kit's own checks cover them.
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.toast-viewport').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${where}`).toEqual([]);
+}
+
+async function signIn(page: Page, email: string, password: string, options: { remember?: boolean } = {}) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  if (options.remember) await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+function toast(page: Page, text: string) {
+  return page.locator('.toast').filter({ hasText: text });
+}
+
+test.describe('accounts', () => {
+  test('register → dashboard → logout → login with remember-me → reset via the mailbox → login with the new password', async ({ page, context }) => {
+    const email = uniqueEmail('journey');
+
+    // Register.
+    await page.goto('/register');
+    await expect(page.getByRole('heading', { level: 1, name: 'Create your account' })).toBeVisible();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('checkbox', { name: /I accept the Terms of Service/ }).check();
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    // Dashboard with the plan card and the e-mail.
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(toast(page, 'Account created successfully!')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('main').getByText(email)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Your plan' }).getByText('Free Plan')).toBeVisible();
+
+    // Logout.
+    await page.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(toast(page, 'Successfully logged out')).toBeVisible();
+    expect((await context.cookies()).find((c) => c.name === 'pw_session')).toBeUndefined();
+
+    // Login with remember-me: a persistent cookie of 30 days, HttpOnly, SameSite=Lax.
+    await signIn(page, email, PASSWORD, { remember: true });
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(toast(page, 'Logged in successfully!')).toBeVisible();
+    const cookie = (await context.cookies()).find((c) => c.name === 'pw_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie!.expires * 1000).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+
+    await page.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // Forgot password: the request, then 'Check your email'.
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(/\/reset-password$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Check your email' })).toBeVisible();
+    await expect(toast(page, 'Password reset email sent')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try another email' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Return to login' })).toBeVisible();
+
+    // The demo mailbox holds the e-mail; its link opens the new-password page.
+    await page.getByRole('link', { name: 'demo mailbox' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Demo mailbox' })).toBeVisible();
+    const message = page.getByRole('article').filter({ hasText: email }).filter({ hasText: 'Reset your PayWeave password' }).first();
+    await message.getByRole('link', { name: /reset-password\/confirm\?token=/ }).click();
+    await expect(page).toHaveURL(/\/reset-password\/confirm\?token=[A-Za-z0-9_-]{43}$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeVisible();
+    const resetUrl = page.url();
+
+    await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
+    await expect(page.getByText('One uppercase letter')).toBeVisible();
+    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(toast(page, 'Password updated successfully')).toBeVisible();
+
+    // The old password no longer works, the new one does.
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password.' })).toBeVisible();
+    await expect(toast(page, 'Failed to log in')).toBeVisible();
+    await signIn(page, email, NEW_PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The link was single-use.
+    await page.goto(resetUrl);
+    await page.getByLabel(/^New password/).fill('Another-Pass-99');
+    await page.getByLabel('Confirm new password').fill('Another-Pass-99');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeVisible();
+  });
+
+  test('a protected page while signed out lands on /login and returns there after sign-in', async ({ page, request, baseURL }) => {
+    const email = uniqueEmail('return');
+    await createAccount(request, baseURL, email);
+    await page.goto('/settings?tab=security');
+    await expect(page).toHaveURL(/\/login\?next=%2Fsettings%3Ftab%3Dsecurity$/);
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/settings\?tab=security$/);
+    await expect(page.getByRole('tab', { name: 'Security', selected: true })).toBeVisible();
+  });
+
+  test('sign-in never follows a "next" that leaves the site', async ({ page, request, baseURL }) => {
+    const email = uniqueEmail('next');
+    await createAccount(request, baseURL, email);
+    await page.goto('/login?next=%2F%2Fevil.example%2Fsteal');
+    await signIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('forms show the spec messages once a field is touched', async ({ page }) => {
+    await page.goto('/register');
+    const email = page.getByLabel('Email');
+    // Untouched: no message yet.
+    await expect(page.getByText('Email is required')).toHaveCount(0);
+    await email.focus();
+    await email.blur();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await email.fill('not-an-email');
+    await expect(page.getByText('Invalid email address')).toBeVisible();
+    await page.getByLabel(/^Password/).fill('short');
+    await page.getByLabel(/^Password/).blur();
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+    await page.getByLabel(/^Password/).fill('longenough');
+    await expect(page.getByText('Password must contain at least one uppercase letter, one lowercase letter, and one number')).toBeVisible();
+    await page.getByLabel(/^Password/).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill('Something-Else-1');
+    await page.getByLabel('Confirm password').blur();
+    await expect(page.getByText('Passwords must match')).toBeVisible();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('You must accept the Terms of Service', { exact: true })).toBeVisible();
+    await expectAxeClean(page, '/register with errors');
+
+    // The terms and privacy links open in a new tab.
+    const form = page.getByRole('form', { name: 'Create account' });
+    for (const name of [/Terms of Service/, /Privacy Policy/]) {
+      await expect(form.getByRole('link', { name })).toHaveAttribute('target', '_blank');
+    }
+
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+    await expectAxeClean(page, '/login with errors');
+  });
+
+  test('settings: e-mail and password change, promotion status, the five tabs', async ({ page, baseURL }) => {
+    const email = uniqueEmail('settings');
+    await createAccount(page.request, baseURL, email);
+    await page.goto('/settings');
+    const tabs = page.getByRole('tablist', { name: 'Account settings' }).getByRole('tab');
+    await expect(tabs).toHaveText(['Profile', 'Payout Methods', 'Subscription', 'Promotion Status', 'Security']);
+    await expectAxeClean(page, '/settings profile');
+
+    // Profile: a wrong current password is refused; the right one changes the e-mail.
+    const newEmail = uniqueEmail('changed');
+    await page.getByLabel('New email').fill(newEmail);
+    await page.getByLabel('Current password').fill('Wrong-Pass-123');
+    await page.getByRole('button', { name: 'Update email' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Your current password is incorrect.' })).toBeVisible();
+    await expect(toast(page, 'Failed to update email')).toBeVisible();
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Update email' }).click();
+    await expect(toast(page, 'Email updated successfully')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Account menu' }).getByText(newEmail)).toBeVisible();
+
+    // Promotion Status.
+    await page.getByRole('tab', { name: 'Promotion Status' }).click();
+    await expect(page.getByText('No promotion is active')).toBeVisible();
+    await expectAxeClean(page, '/settings promotion');
+
+    // Security: the live checklist and the spec's messages, then a change.
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await expect(page).toHaveURL(/tab=security/);
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel(/^New password/).fill('weakpass');
+    await page.getByLabel(/^New password/).blur();
+    await expect(page.getByText('New password does not meet all requirements')).toBeVisible();
+    await expect(page.locator('.password-checklist li.is-met')).toHaveCount(2);
+    await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
+    await expect(page.locator('.password-checklist li.is-met')).toHaveCount(4);
+    await page.getByLabel('Confirm new password').fill(`${NEW_PASSWORD}x`);
+    await page.getByLabel('Confirm new password').blur();
+    await expect(page.getByText('New passwords do not match')).toBeVisible();
+    await expectAxeClean(page, '/settings security with errors');
+    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await expect(toast(page, 'Password updated successfully')).toBeVisible();
+    await expect(page.getByLabel('Current password')).toHaveValue('');
+
+    for (const name of ['Payout Methods', 'Subscription']) {
+      await page.getByRole('tab', { name }).click();
+      await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+    }
+    await expectAxeClean(page, '/settings subscription');
+
+    // The new credentials work after signing out.
+    await page.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await signIn(page, newEmail, NEW_PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('axe finds nothing on the account pages', async ({ page, baseURL }) => {
+    for (const path of ['/login', '/register', '/reset-password', '/reset-password/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/reset-password/confirm', '/dev/mailbox']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await expectAxeClean(page, path);
+    }
+    await page.goto('/reset-password');
+    await page.getByLabel('Email').fill(uniqueEmail('axe'));
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Check your email' })).toBeVisible();
+    await expectAxeClean(page, '/reset-password sent');
+
+    await createAccount(page.request, baseURL, uniqueEmail('axe-dash'));
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expectAxeClean(page, '/dashboard');
+  });
+});

@@ -1,0 +1,343 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Cards, dashboard and history (issue 6): filters and views, the flip, the reveal with its
+// password prompt, freeze blocking a purchase, a purchase lowering the balance, use as source,
+// history filters and CSV, the dashboard's figures after three combines, and load failures that
+// show the spec's message with a retry. Cards are created through the wizard's API (demo mode).
+
+const PASSWORD = 'Sturdy-Pass-2026';
+const VISA = '4242424242424242';
+
+type Api = APIRequestContext;
+type IssuedCard = { id: string; last4: string; originalAmountCents: number; remainingAmountCents: number };
+type Combine = { id: string; funding: { suggestedChargeCents: { card: number; internal: number } } };
+
+async function ok<T>(response: Awaited<ReturnType<Api['post']>>): Promise<T> {
+  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+async function register(page: Page) {
+  const email = `cards-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  // Registration is rate-limited per IP and the whole suite shares one; wait out a 429.
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true } });
+    if (response.status() !== 429) {
+      expect(response.status(), await response.text()).toBe(201);
+      return email;
+    }
+    await page.waitForTimeout(20_000);
+  }
+  throw new Error('registration stayed rate-limited');
+}
+
+/** A completed combine of `base` dollars funded by one Visa credit card, through the wizard's API. */
+async function createCard(request: Api, base: string, cardType: 'general' | 'single-use' = 'general'): Promise<{ combineId: string; card: IssuedCard }> {
+  const combine = await ok<Combine>(await request.post('/api/combines', { data: { baseInput: base, bufferInput: '0', bufferMode: 'percent' } }));
+  await ok(
+    await request.post(`/api/combines/${combine.id}/sources`, {
+      data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: VISA, expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
+    }),
+  );
+  return completeCombine(request, combine.id, cardType);
+}
+
+async function completeCombine(request: Api, combineId: string, cardType: 'general' | 'single-use' = 'general') {
+  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType };
+  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combineId}/quote`, { data: choices }));
+  const done = await ok<{ card: IssuedCard }>(
+    await request.post(`/api/combines/${combineId}/complete`, {
+      data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+  );
+  return { combineId, card: done.card };
+}
+
+const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+
+async function expectAxeClean(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.toast-viewport').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${where}`).toEqual([]);
+}
+
+function tile(page: Page, last4: string) {
+  return page.getByRole('listitem', { name: `Card ending ${last4}` });
+}
+
+async function openDetails(page: Page, last4: string) {
+  await page.goto('/my-cards?view=list');
+  await page.getByRole('button', { name: `View Full Details of card ending ${last4}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Card ending ${last4}` });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('my cards: newest first, filters with their empty states, grid and list views, the flip', async ({ page }) => {
+  await register(page);
+  const older = (await createCard(page.request, '120')).card;
+  const newer = (await createCard(page.request, '45', 'single-use')).card;
+  await ok(await page.request.post(`/api/cards/${older.id}/freeze`));
+
+  await page.goto('/my-cards');
+  await expect(page.getByRole('heading', { level: 1, name: 'My Cards' })).toBeVisible();
+  const grid = page.getByRole('list', { name: 'Cards' });
+  const tiles = grid.getByRole('listitem', { name: /^Card ending \d{4}$/ });
+  await expect(tiles).toHaveCount(2);
+  // Newest first.
+  await expect(tiles.first()).toHaveAccessibleName(`Card ending ${newer.last4}`);
+  await expectAxeClean(page, '/my-cards grid');
+
+  const filters = page.getByRole('group', { name: 'Filter cards' });
+  await filters.getByRole('button', { name: 'Frozen' }).click();
+  await expect(filters.getByRole('button', { name: 'Frozen' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(tiles).toHaveCount(1);
+  await expect(tile(page, older.last4)).toBeVisible();
+  await filters.getByRole('button', { name: 'Active' }).click();
+  await expect(tiles).toHaveCount(1);
+  await expect(tile(page, newer.last4)).toBeVisible();
+  await filters.getByRole('button', { name: 'Cashed Out' }).click();
+  await expect(page.getByRole('heading', { name: 'No cashed out cards' })).toBeVisible();
+  await page.getByRole('button', { name: 'Show All Cards' }).click();
+  await expect(filters.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(tiles).toHaveCount(2);
+
+  // The flip: the back shows original, spent and remaining, and the actions the card allows.
+  const card = tile(page, newer.last4);
+  await card.getByRole('button', { name: `Flip card ending ${newer.last4}` }).first().click();
+  const back = card.locator('.card-tile-back');
+  await expect(back.getByText('Original')).toBeVisible();
+  await expect(back.getByText('Spent')).toBeVisible();
+  await expect(back.getByText('Remaining')).toBeVisible();
+  await expect(back.getByText(usd(newer.originalAmountCents)).first()).toBeVisible();
+  await expect(back.getByRole('link', { name: `Use card ending ${newer.last4} as Source` })).toHaveAttribute(
+    'href',
+    `/create-card?fromCard=${newer.id}&amountCents=${newer.remainingAmountCents}`,
+  );
+  await expect(back.getByRole('link', { name: `Cash Out card ending ${newer.last4}` })).toHaveAttribute('href', `/cashout?cardId=${newer.id}`);
+  // A frozen card offers neither, and says why.
+  const frozen = tile(page, older.last4);
+  await frozen.getByRole('button', { name: `Flip card ending ${older.last4}` }).first().click();
+  await expect(frozen.getByText('This card is frozen. Unfreeze it to spend, cash out or use it as a source.')).toBeVisible();
+  await expect(frozen.getByRole('link', { name: /Cash Out/ })).toHaveCount(0);
+
+  // The list view, still newest first.
+  await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText(newer.last4);
+  await expect(rows.nth(2)).toContainText(older.last4);
+  await expect(rows.nth(2)).toContainText('Frozen');
+  await expectAxeClean(page, '/my-cards list');
+
+  await expect(page.getByRole('link', { name: 'Create a new card' })).toHaveAttribute('href', '/create-card');
+});
+
+test('a new user sees the Create a Card empty state; a failed load says so and retries', async ({ page }) => {
+  await register(page);
+  await page.goto('/my-cards');
+  await expect(page.getByRole('heading', { name: 'No cards yet' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create a Card' })).toHaveAttribute('href', '/create-card');
+
+  let failing = true;
+  await page.route('**/api/cards?*', (route) => (failing ? route.fulfill({ status: 503, json: { error: { code: 'service_unavailable', message: 'PayWeave is temporarily unavailable.' } } }) : route.fallback()));
+  await page.goto('/my-cards?filter=active');
+  await expect(page.getByRole('heading', { name: 'Failed to load cards' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('PayWeave is temporarily unavailable.')).toBeVisible();
+  failing = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { name: 'No active cards' })).toBeVisible();
+
+  await page.route('**/api/combines?*', (route) => route.fulfill({ status: 500, json: { error: { code: 'internal_error', message: 'Something went wrong on our side.' } } }));
+  await page.goto('/history');
+  await expect(page.getByRole('heading', { name: 'Failed to load history' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('reveal asks for the password when the server wants it, then shows number, expiry and CVV, hidden again on reopen', async ({ page }) => {
+  await register(page);
+  const { card } = await createCard(page.request, '60');
+  // The server's five-minute rule is proven by the API tests; here the first answer says the
+  // password is too old, so the prompt can be driven without waiting five minutes.
+  let askedOnce = false;
+  await page.route(`**/api/cards/${card.id}/reveal`, (route) => {
+    if (askedOnce) return route.fallback();
+    askedOnce = true;
+    return route.fulfill({ status: 403, json: { error: { code: 'reauthentication_required', message: 'Please enter your password again to continue.' } } });
+  });
+
+  const dialog = await openDetails(page, card.last4);
+  await expect(dialog.getByText(`•••• •••• •••• ${card.last4}`)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Reveal card details' }).click();
+  const password = dialog.getByRole('textbox', { name: 'Password', exact: true });
+  await expect(password).toBeVisible();
+  await password.fill('Wrong-Password-1');
+  await dialog.getByRole('button', { name: 'Confirm and reveal' }).click();
+  await expect(dialog.getByText(/incorrect/i)).toBeVisible();
+  await password.fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm and reveal' }).click();
+
+  const details = dialog.getByRole('region', { name: 'Card details' });
+  await expect(details.getByText(/^\d{4} \d{4} \d{4} \d{4}$/)).toBeVisible();
+  const shown = (await details.getByText(/^\d{4} \d{4} \d{4} \d{4}$/).textContent()) ?? '';
+  expect(shown.replace(/ /g, '').slice(-4)).toBe(card.last4);
+  await expect(details.getByText(/^\d{2}\/\d{2}$/)).toBeVisible();
+  await expect(details.getByText(/^\d{3}$/)).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Copy card number' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Copy expiry' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Copy CVV' })).toBeVisible();
+  await expectAxeClean(page, 'card details revealed');
+
+  // Closing and reopening the modal hides the details again.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: `View Full Details of card ending ${card.last4}` }).click();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Reveal card details' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByText(shown)).toHaveCount(0);
+});
+
+test('a purchase lowers the balance; freezing declines the next one with its reason; unfreezing restores it', async ({ page }) => {
+  await register(page);
+  const { card } = await createCard(page.request, '50');
+  const dialog = await openDetails(page, card.last4);
+
+  await dialog.getByLabel('Merchant name').fill('Corner Books');
+  await dialog.getByLabel('Amount').fill('12.34');
+  await dialog.getByRole('button', { name: 'Simulate purchase' }).click();
+  const remaining = card.remainingAmountCents - 1_234;
+  await expect(dialog.getByText(`Approved: $12.34 at Corner Books. Remaining balance ${usd(remaining)}.`)).toBeVisible();
+  const transactions = dialog.getByRole('list', { name: `Transactions of card ending ${card.last4}` });
+  await expect(transactions.getByRole('listitem').first()).toContainText('Purchase');
+  await expect(transactions.getByRole('listitem').first()).toContainText('Corner Books');
+  await expect(dialog.locator('.card-amounts')).toContainText(usd(remaining));
+
+  await dialog.getByRole('button', { name: 'Freeze card' }).click();
+  await expect(dialog.getByRole('button', { name: 'Unfreeze card' })).toBeVisible();
+  await dialog.getByLabel('Merchant name').fill('Gadget Store');
+  await dialog.getByLabel('Amount').fill('5');
+  await dialog.getByRole('button', { name: 'Simulate purchase' }).click();
+  await expect(dialog.getByText('Declined: this card is frozen. Unfreeze it to use it.').first()).toBeVisible();
+  await expect(transactions.getByRole('listitem').first()).toContainText('Declined');
+  // The balance did not move.
+  await expect(dialog.locator('.card-amounts')).toContainText(usd(remaining));
+  await expectAxeClean(page, 'card details after a decline');
+
+  await dialog.getByRole('button', { name: 'Unfreeze card' }).click();
+  await expect(dialog.getByRole('button', { name: 'Freeze card' })).toBeVisible();
+  await dialog.getByLabel('Merchant name').fill('Gadget Store');
+  await dialog.getByLabel('Amount').fill('5');
+  await dialog.getByRole('button', { name: 'Simulate purchase' }).click();
+  await expect(dialog.getByText(`Approved: $5.00 at Gadget Store. Remaining balance ${usd(remaining - 500)}.`)).toBeVisible();
+
+  // The list agrees with the modal.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('table').getByRole('row', { name: new RegExp(card.last4) })).toContainText(usd(remaining - 500));
+});
+
+test('use as source: a new combine funded from a card moves its balance into a new funded card', async ({ page }) => {
+  await register(page);
+  const { card: source } = await createCard(page.request, '100');
+  await page.goto('/my-cards');
+  await tile(page, source.last4).getByRole('button', { name: `Flip card ending ${source.last4}` }).first().click();
+  const link = tile(page, source.last4).getByRole('link', { name: `Use card ending ${source.last4} as Source` });
+  await expect(link).toHaveAttribute('href', `/create-card?fromCard=${source.id}&amountCents=${source.remainingAmountCents}`);
+
+  // The combine the wizard builds from that link: the card's balance as an internal source.
+  const combine = await ok<Combine>(await page.request.post('/api/combines', { data: { baseInput: '40', bufferInput: '0', bufferMode: 'percent' } }));
+  await ok(await page.request.post(`/api/combines/${combine.id}/sources`, { data: { type: 'internal', sourceCardId: source.id, chargeCents: combine.funding.suggestedChargeCents.internal } }));
+  const { card: funded } = await completeCombine(page.request, combine.id);
+  expect(funded.remainingAmountCents).toBeGreaterThan(0);
+
+  await page.goto('/my-cards?view=list');
+  await expect(page.getByRole('row', { name: new RegExp(funded.last4) })).toContainText(usd(funded.remainingAmountCents));
+  const left = source.remainingAmountCents - combine.funding.suggestedChargeCents.internal;
+  await expect(page.getByRole('row', { name: new RegExp(source.last4) })).toContainText(usd(left));
+  const dialog = await openDetails(page, source.last4);
+  await expect(dialog.getByRole('list', { name: `Transactions of card ending ${source.last4}` }).getByRole('listitem').first()).toContainText('Used as a source');
+});
+
+test('history: entries, range filters, details modal and page, and the CSV export', async ({ page }) => {
+  await register(page);
+  const first = await createCard(page.request, '75');
+  const second = await createCard(page.request, '130');
+
+  await page.goto('/history');
+  await expect(page.getByRole('heading', { level: 1, name: 'Card History' })).toBeVisible();
+  const entries = page.getByRole('list', { name: 'Completed combines' }).getByRole('listitem');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.first()).toContainText(usd(second.card.originalAmountCents));
+  await expect(entries.first()).toContainText('1 source');
+  await expect(entries.first()).toContainText('Active');
+  await expectAxeClean(page, '/history');
+
+  const ranges = page.getByRole('group', { name: 'Show combines from' });
+  for (const label of ['Last 7 Days', 'Last 30 Days']) {
+    await ranges.getByRole('button', { name: label }).click();
+    await expect(ranges.getByRole('button', { name: label })).toHaveAttribute('aria-pressed', 'true');
+    await expect(entries).toHaveCount(2);
+  }
+  await expect(page).toHaveURL(/range=1m/);
+
+  // The export is the filtered history.
+  const exportLink = page.getByRole('link', { name: 'Export CSV' });
+  await expect(exportLink).toHaveAttribute('href', '/api/history.csv?range=1m');
+  const [download] = await Promise.all([page.waitForEvent('download'), exportLink.click()]);
+  expect(download.suggestedFilename()).toMatch(/^payweave-history-1m-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path()) ?? '', 'utf8');
+  const lines = csv.trimEnd().split('\r\n');
+  expect(lines[0]).toBe('Created (UTC),Completed (UTC),Combine ID,Card Amount (USD),Sources,Source Details,Card,Card Status,Balance (USD),Fees (USD),Rebate (USD),Promo Applied');
+  expect(lines).toHaveLength(3);
+  expect(lines[1]).toContain(second.combineId);
+  expect(lines[1]).toContain((second.card.originalAmountCents / 100).toFixed(2));
+  expect(lines[2]).toContain(first.combineId);
+  expect(lines[2]).toContain(`ending ${first.card.last4}`);
+
+  // Details: the modal, then the page.
+  await entries.first().getByRole('button', { name: /View Details/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Combine details' });
+  await expect(dialog.getByRole('cell', { name: 'Credit' })).toBeVisible();
+  await expect(dialog.getByRole('rowheader', { name: /Visa/ })).toBeVisible();
+  await expect(dialog.getByText(`•••• ${second.card.last4}`)).toBeVisible();
+  await expectAxeClean(page, 'history details modal');
+  await dialog.getByRole('link', { name: 'Open as a page' }).click();
+  await expect(page).toHaveURL(`/history/${second.combineId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Combine details' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Sources' })).toBeVisible();
+  await expect(page.getByText(`•••• ${second.card.last4}`)).toBeVisible();
+});
+
+test('dashboard after three combines: 3 of 3 this month, a boost earned, the last three, the balances', async ({ page }) => {
+  await register(page);
+  const created = [];
+  for (const base of ['100', '200', '300']) created.push(await createCard(page.request, base));
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const month = page.getByRole('region', { name: 'Combines this month' });
+  await expect(month.getByText(/^3\s*of 3$/)).toBeVisible();
+  await expect(month.getByText('Monthly limit reached: upgrade for more.')).toBeVisible();
+  const boosts = page.getByRole('region', { name: 'Fee boosts' });
+  await expect(boosts).toContainText('1 of 3 available');
+  await expect(boosts).toContainText('0 of 3 used');
+  await expect(page.getByRole('region', { name: 'Your plan' })).toContainText('Free Plan');
+  await expect(page.getByRole('region', { name: 'Launch promo' })).toContainText(/discounts remain|All promo spots have been claimed!/);
+
+  const activity = page.getByRole('region', { name: 'Recent activity' });
+  const links = activity.getByRole('link', { name: /View Details/ });
+  await expect(links).toHaveCount(3);
+  const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  expect(hrefs.sort()).toEqual(created.map((c) => `/history/${c.combineId}`).sort());
+
+  const total = created.reduce((sum, c) => sum + c.card.remainingAmountCents, 0);
+  const chart = page.getByRole('region', { name: 'Balance across your cards' });
+  await expect(chart).toContainText(`${usd(total)} across 3 cards`);
+  await expect(chart.getByRole('img')).toHaveCount(3);
+  await expectAxeClean(page, '/dashboard');
+
+  await links.first().click();
+  await expect(page).toHaveURL(/\/history\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Combine details' })).toBeVisible();
+});

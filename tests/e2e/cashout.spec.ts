@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Cash out, payout methods, plans, upgrade and subscription (issue 7). Cards are created through
+// the wizard's API (demo mode); everything else goes through the screens.
+
+const PASSWORD = 'Sturdy-Pass-2026';
+const VISA = '4242424242424242';
+
+type Api = APIRequestContext;
+type IssuedCard = { id: string; last4: string; originalAmountCents: number; remainingAmountCents: number };
+type Combine = { id: string; funding: { suggestedChargeCents: { card: number } } };
+
+const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+async function ok<T>(response: Awaited<ReturnType<Api['post']>>): Promise<T> {
+  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+async function register(page: Page) {
+  const email = `cashout-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  // Registration is rate-limited per IP and the whole suite shares one; wait out a 429.
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true } });
+    if (response.status() !== 429) {
+      expect(response.status(), await response.text()).toBe(201);
+      return email;
+    }
+    await page.waitForTimeout(20_000);
+  }
+  throw new Error('registration stayed rate-limited');
+}
+
+/** A completed combine of `base` dollars funded by one Visa credit card, through the wizard's API. */
+async function createCard(request: Api, base: string): Promise<IssuedCard> {
+  const combine = await ok<Combine>(await request.post('/api/combines', { data: { baseInput: base, bufferInput: '0', bufferMode: 'percent' } }));
+  await ok(
+    await request.post(`/api/combines/${combine.id}/sources`, {
+      data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: VISA, expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
+    }),
+  );
+  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
+  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combine.id}/quote`, { data: choices }));
+  const done = await ok<{ card: IssuedCard }>(
+    await request.post(`/api/combines/${combine.id}/complete`, {
+      data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+  );
+  return done.card;
+}
+
+/** Upgrades through the API, for tests whose subject is not the payment form. */
+async function upgradeViaApi(request: Api, plan: 'premium' | 'premium+') {
+  await ok(
+    await request.post('/api/subscription/upgrade', {
+      data: { plan, billingCycle: 'monthly', card: { name: 'Test User', number: '4111 1111 1111 1111', expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' } },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+  );
+}
+
+function toast(page: Page, text: string) {
+  return page.locator('.toast').filter({ hasText: text });
+}
+
+async function expectAxeClean(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.toast-viewport').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${where}`).toEqual([]);
+}
+
+/** The cash-out form's steps: Cash Out, the confirm modal, processing, the success modal. */
+async function cashOut(page: Page, amount: string) {
+  await page.getByLabel('Amount').fill(amount);
+  await page.getByRole('button', { name: 'Cash Out', exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm cash-out' });
+  await expect(confirm).toContainText('Processing takes 1-3 business days.');
+  await confirm.getByRole('button', { name: 'Confirm Cash Out' }).click();
+  const done = page.getByRole('dialog', { name: 'Card cashed out successfully!' });
+  await expect(done).toBeVisible();
+  await expect(toast(page, 'Card cashed out successfully!')).toBeVisible();
+  return done;
+}
+
+test('a Free user cashes out part of a card to ACH, sees the fee and net of DECISIONS, then the rest: Cashed Out', async ({ page }) => {
+  await register(page);
+  const card = await createCard(page.request, '500');
+
+  await page.goto(`/cashout?cardId=${card.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Cash Out' })).toBeVisible();
+  // The card is preselected and the amount starts at its whole balance.
+  await expect(page.getByLabel('Card', { exact: true })).toHaveValue(card.id);
+  await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
+  // Free: ACH only (DECISIONS §3).
+  const method = page.getByLabel('Payout method');
+  await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH']);
+  await expect(method).toHaveValue('ach');
+
+  // The amount is clamped to the balance as it is typed.
+  await page.getByLabel('Amount').fill('999999');
+  await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
+  // Spec messages, shown once the field was touched.
+  await page.getByLabel('Amount').fill('0');
+  await page.getByLabel('Amount').blur();
+  await expect(page.getByText('Please enter a valid amount')).toBeVisible();
+
+  // DECISIONS §2: $123.45 on Free → fee $1.23, net $122.22.
+  await page.getByLabel('Amount').fill('123.45');
+  await expect(page.getByTestId('cashout-fee')).toHaveText('$1.23');
+  await expect(page.getByTestId('cashout-net')).toHaveText('$122.22');
+  await expectAxeClean(page, '/cashout');
+
+  const first = await cashOut(page, '123.45');
+  await expect(first).toContainText('$1.23');
+  await expect(first).toContainText('$122.22');
+  await expect(first).toContainText('ACH');
+  const rest = card.remainingAmountCents - 12_345;
+  await expect(first).toContainText(usd(rest));
+  await first.getByRole('button', { name: 'Done' }).click();
+
+  // The rest: the amount now starts at what is left.
+  await expect(page.getByLabel('Amount')).toHaveValue(dollars(rest));
+  const second = await cashOut(page, dollars(rest));
+  await expect(second).toContainText('The card is now Cashed Out.');
+  await second.getByRole('button', { name: 'Done' }).click();
+
+  // No card with a balance is left: the page links to My Cards and Create Card.
+  await expect(page.getByRole('heading', { name: 'No cards to cash out' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go to My Cards' })).toHaveAttribute('href', '/my-cards');
+  await expect(page.getByRole('link', { name: 'Create a Card' })).toHaveAttribute('href', '/create-card');
+
+  await page.goto('/my-cards?filter=cashed_out&view=list');
+  await expect(page.getByRole('row').filter({ hasText: card.last4 })).toContainText('Cashed Out');
+  const cashouts = await ok<{ cashouts: Array<{ amountCents: number; feeCents: number; netAmountCents: number }> }>(await page.request.get('/api/cashouts'));
+  expect(cashouts.cashouts.map((c) => [c.amountCents, c.feeCents, c.netAmountCents]).at(-1)).toEqual([12_345, 123, 12_222]);
+});
+
+test('PayPal is refused on Free and offered after upgrading to Premium through the validated payment form', async ({ page }) => {
+  await register(page);
+  const card = await createCard(page.request, '200');
+
+  await page.goto('/cashout');
+  await expect(page.getByLabel('Payout method').locator('option', { hasText: 'PayPal' })).toHaveCount(0);
+  const refused = await page.request.post('/api/cashouts', { data: { cardId: card.id, amountCents: 1_000, payoutMethod: 'paypal' }, headers: { 'idempotency-key': randomUUID() } });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toBe('PayPal payouts are not available on the Free plan.');
+
+  await page.goto('/upgrade');
+  await expect(page.getByRole('heading', { level: 1, name: 'Upgrade Plan' })).toBeVisible();
+  const free = page.getByRole('listitem', { name: 'Free' });
+  await expect(free.getByRole('button', { name: 'Not Available' })).toBeDisabled();
+  await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$9.99');
+  await page.getByRole('group', { name: 'Billing cycle' }).getByRole('button', { name: 'Yearly' }).click();
+  await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$99.99');
+  await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('Save 17%');
+  await page.getByRole('group', { name: 'Billing cycle' }).getByRole('button', { name: 'Monthly' }).click();
+  await expect(page.getByRole('table')).toContainText('$10,999.00');
+  await expect(page.getByRole('table').getByText('Cheapest').first()).toBeVisible();
+  await expect(page.getByText('Loyalty discount', { exact: true })).toBeVisible();
+  await expectAxeClean(page, '/upgrade');
+
+  await page.getByRole('button', { name: 'Upgrade to Premium', exact: true }).click();
+  const pay = page.getByRole('dialog', { name: 'Upgrade to Premium' });
+  await expect(pay.getByTestId('upgrade-due')).toHaveText('$9.99');
+  // Demo mode: the first five fields are required.
+  await pay.getByRole('button', { name: 'Pay $9.99' }).click();
+  for (const message of ['Name on card is required', 'Card number is required', 'Expiry month is required', 'Expiry year is required', 'CVV is required']) {
+    await expect(pay.getByText(message)).toBeVisible();
+  }
+  await expect(pay.getByText('ZIP code is required')).toHaveCount(0);
+  // Digits only, grouped in fours, at most 19 characters; CVV up to 4 digits; ZIP up to 5.
+  await pay.getByLabel('Card number').fill('4111a1111-1111 111199999');
+  await expect(pay.getByLabel('Card number')).toHaveValue('4111 1111 1111 1111');
+  await pay.getByLabel('CVV').fill('12ab345');
+  await expect(pay.getByLabel('CVV')).toHaveValue('1234');
+  await pay.getByLabel('ZIP code').fill('1234567');
+  await expect(pay.getByLabel('ZIP code')).toHaveValue('12345');
+  await pay.getByLabel('Name on card').fill('Ada Lovelace');
+  await pay.getByLabel('Expiry month').selectOption('12');
+  const year = new Date().getFullYear();
+  await expect(pay.getByLabel('Expiry year').locator('option')).toHaveCount(12);
+  await expect(pay.getByLabel('Expiry year').locator('option').last()).toHaveText(String(year + 10));
+  await pay.getByLabel('Expiry year').selectOption(String(year + 2));
+  await pay.getByRole('button', { name: 'Pay $9.99' }).click();
+
+  const success = page.getByRole('dialog', { name: 'Upgrade successful!' });
+  await expect(success).toBeVisible();
+  const next = new Date(Date.now() + 30 * 86_400_000);
+  await expect(success.getByTestId('next-billing-date')).toContainText(String(next.getFullYear()));
+  await expect(success.getByTestId('next-billing-date')).toContainText(new Intl.DateTimeFormat('en-US', { month: 'long' }).format(next));
+  await expect(success.getByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute('href', '/dashboard');
+  await success.getByRole('button', { name: 'Close' }).click();
+  // Now Premium: the current plan and the downgrade say 'Not Available'.
+  await expect(page.getByRole('listitem', { name: 'Premium', exact: true }).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+  await expect(page.getByRole('navigation', { name: 'Account menu' }).getByText('Premium Plan')).toBeVisible();
+
+  await page.goto(`/cashout?cardId=${card.id}`);
+  const method = page.getByLabel('Payout method');
+  await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal']);
+  await method.selectOption('paypal');
+  await page.getByLabel('Amount').fill('100.00');
+  // Premium: 0.5%.
+  await expect(page.getByTestId('cashout-fee')).toHaveText('$0.50');
+  const done = await cashOut(page, '100.00');
+  await expect(done).toContainText('PayPal');
+  await expect(done).toContainText('$99.50');
+});
+
+test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ page }) => {
+  await register(page);
+  await page.goto('/settings?tab=payout-methods');
+  const panel = page.getByRole('tabpanel', { name: 'Payout Methods' });
+  await expect(panel.getByText('You have no payout methods yet.')).toBeVisible();
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(toast(page, 'Please select a payout method')).toBeVisible();
+  // Free: ACH only.
+  await expect(panel.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH']);
+  await panel.getByLabel('Payout method').selectOption('ach');
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(toast(page, 'ACH added as a payout method')).toBeVisible();
+  const list = panel.getByRole('list', { name: 'Your payout methods' });
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('listitem').first()).toContainText('Preferred');
+  await panel.getByLabel('Payout method').selectOption('ach');
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(toast(page, 'ACH is already added as a payout method')).toBeVisible();
+  await expectAxeClean(page, '/settings payout methods');
+
+  await upgradeViaApi(page.request, 'premium+');
+  await page.reload();
+  await expect(panel.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal', 'Cash App']);
+  await panel.getByLabel('Payout method').selectOption('paypal');
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(toast(page, 'PayPal added as a payout method')).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  // The first one added stays preferred until the user chooses another.
+  await expect(list.getByRole('listitem').filter({ hasText: 'ACH' })).toContainText('Preferred');
+  await panel.getByRole('button', { name: 'Set PayPal as preferred' }).click();
+  await expect(toast(page, 'PayPal set as preferred payout method')).toBeVisible();
+  await expect(list.getByRole('listitem').filter({ hasText: 'PayPal' })).toContainText('Preferred');
+  // Removing the preferred one moves the preference to the other.
+  await panel.getByRole('button', { name: 'Remove PayPal' }).click();
+  await expect(toast(page, 'PayPal removed as a payout method')).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('listitem').first()).toContainText('Preferred');
+  await panel.getByRole('button', { name: 'Remove ACH' }).click();
+  await expect(toast(page, 'ACH removed as a payout method')).toBeVisible();
+  await expect(panel.getByText('You have no payout methods yet.')).toBeVisible();
+  const me = await ok<{ preferredPayout: string | null; payoutMethods: unknown[] }>(await page.request.get('/api/me'));
+  expect(me).toMatchObject({ preferredPayout: null, payoutMethods: [] });
+});
+
+test('subscription: plan, loyalty and next billing date, then cancel with the confirm modal', async ({ page }) => {
+  await register(page);
+  await page.goto('/settings?tab=subscription');
+  const panel = page.getByRole('tabpanel', { name: 'Subscription' });
+  await expect(panel.getByTestId('subscription-plan')).toHaveText('Free Plan');
+  await expect(panel.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
+
+  await upgradeViaApi(page.request, 'premium');
+  await page.reload();
+  await expect(panel.getByTestId('subscription-plan')).toHaveText('Premium Plan');
+  await expect(panel.getByTestId('subscription-loyalty')).toHaveText('Month 1, 0% discount');
+  await expect(panel.getByTestId('next-billing-date')).toContainText('$8.99 (10% loyalty discount)');
+  await expectAxeClean(page, '/settings subscription');
+
+  await panel.getByRole('button', { name: 'Cancel Subscription' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+  await expect(confirm).toContainText('then your account moves to the Free plan');
+  await confirm.getByRole('button', { name: 'Keep My Plan' }).click();
+  await expect(confirm).toBeHidden();
+  await panel.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await confirm.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await expect(toast(page, 'Your subscription has been cancelled.')).toBeVisible();
+  await expect(panel.getByText('Your subscription is cancelled')).toBeVisible();
+  // The plan stays until the period end; loyalty starts again.
+  await expect(panel.getByTestId('subscription-plan')).toHaveText('Premium Plan');
+  await expect(panel.getByTestId('subscription-loyalty')).toHaveText('Month 0, 0% discount');
+  await expect(panel.getByTestId('next-billing-date')).toHaveCount(0);
+});

@@ -1,0 +1,50 @@
+// Direct-to-database fixtures for tests that exercise one layer (ledger, concurrency) without
+// going through the whole wizard. They write through the same ledger code the app uses.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../src/server/db/client';
+import { cards, users } from '../../src/server/db/schema';
+import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../src/server/ledger/accounts';
+import { createCardAccount } from '../../src/server/ledger/card-accounts';
+import { postJournal } from '../../src/server/ledger/post-journal';
+
+export async function insertUser(db: Db, overrides: Partial<typeof users.$inferInsert> = {}): Promise<string> {
+  const [row] = await db
+    .insert(users)
+    .values({ email: `user-${randomUUID()}@example.com`, passwordHash: 'not-a-real-hash', ...overrides })
+    .returning({ id: users.id });
+  if (!row) throw new Error('user not inserted');
+  return row.id;
+}
+
+/** A card holding `amountCents`, funded by a balanced journal from the external funding account. */
+export async function insertFundedCard(db: Db, userId: string, amountCents: number, overrides: Partial<typeof cards.$inferInsert> = {}): Promise<string> {
+  return db.transaction(async (tx) => {
+    const cardId = randomUUID();
+    const ledgerAccountId = await createCardAccount(tx, { cardId, userId });
+    await tx.insert(cards).values({
+      id: cardId,
+      userId,
+      validUntil: new Date(Date.now() + 365 * 24 * 3600 * 1000),
+      expMonth: 12,
+      expYear: 2029,
+      network: 'visa',
+      last4: '4242',
+      numberEnc: 'test',
+      cvvEnc: 'test',
+      originalAmountCents: amountCents,
+      remainingAmountCents: amountCents,
+      ledgerAccountId,
+      ...overrides,
+    });
+    await postJournal(tx, {
+      kind: 'test',
+      userId,
+      referenceId: cardId,
+      entries: [
+        { accountCode: SYSTEM_ACCOUNTS.fundingSources, amountCents: -amountCents },
+        { accountCode: cardAccountCode(cardId), amountCents },
+      ],
+    });
+    return cardId;
+  });
+}
