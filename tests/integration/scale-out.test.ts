@@ -129,7 +129,25 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
     expect(lost.every(({ r }) => (r.body as { error: { code: string } }).error.code === 'quote_changed')).toBe(true);
 
     // The users who lost the race review the new figures (no promo) and create their cards.
+    // Without the promo the product fee doubles, so the old charge no longer covers $1,000: the
+    // 409 says so (canContinue false), and the user re-enters the source at the new suggested charge.
+    expect(lost.every(({ r }) => (r.body as { error: { details: { canContinue: boolean } } }).error.details.canContinue === false)).toBe(true);
     for (const { draft } of lost) {
+      const current = await draft.user.request(draft.home, 'GET', `/api/combines/${draft.combineId}`);
+      const { sources } = current.body as { sources: Array<{ id: string }> };
+      const removed = await draft.user.request(draft.home, 'DELETE', `/api/combines/${draft.combineId}/sources/${sources[0]!.id}`);
+      expect(removed.status).toBe(200);
+      const { funding } = removed.body as { funding: { suggestedChargeCents: { card: number } } };
+      const readded = await draft.user.request(draft.home, 'POST', `/api/combines/${draft.combineId}/sources`, {
+        type: 'credit',
+        provider: 'visa',
+        chargeCents: funding.suggestedChargeCents.card,
+        cardNumber: TEST_VISA,
+        expMonth: 12,
+        expYear: new Date().getUTCFullYear() + 2,
+        cvv: '123',
+      });
+      expect(readded.status).toBe(201);
       const quote = await draft.user.request(draft.home, 'POST', `/api/combines/${draft.combineId}/quote`, COMPLETE_CHOICES);
       expect((quote.body as Quote).promoClaim).toBe(false);
       const done = await draft.user.request(b.url, 'POST', `/api/combines/${draft.combineId}/complete`, { ...COMPLETE_CHOICES, expected: expected(quote.body as Quote) }, { 'idempotency-key': randomUUID() });
