@@ -65,7 +65,7 @@ async function upgradeViaApi(request: Api, plan: 'premium' | 'premium+') {
 }
 
 function toast(page: Page, text: string) {
-  return page.locator('.toast').filter({ hasText: text });
+  return page.locator('.toast').filter({ hasText: text }).last();
 }
 
 async function expectAxeClean(page: Page, where: string) {
@@ -93,7 +93,7 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   await page.goto(`/cashout?cardId=${card.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Cash Out' })).toBeVisible();
   // The card is preselected and the amount starts at its whole balance.
-  await expect(page.getByLabel('Card', { exact: true })).toHaveValue(card.id);
+  await expect(page.getByRole('combobox', { name: 'Card', exact: true })).toHaveValue(card.id);
   await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
   // Free: ACH only (DECISIONS §3).
   const method = page.getByLabel('Payout method');
@@ -193,7 +193,7 @@ test('PayPal is refused on Free and offered after upgrading to Premium through t
   await expect(success.getByTestId('next-billing-date')).toContainText(String(next.getFullYear()));
   await expect(success.getByTestId('next-billing-date')).toContainText(new Intl.DateTimeFormat('en-US', { month: 'long' }).format(next));
   await expect(success.getByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute('href', '/dashboard');
-  await success.getByRole('button', { name: 'Close' }).click();
+  await success.getByRole('button', { name: 'Close', exact: true }).last().click();
   // Now Premium: the current plan and the downgrade say 'Not Available'.
   await expect(page.getByRole('listitem', { name: 'Premium', exact: true }).getByRole('button', { name: 'Not Available' })).toBeDisabled();
   await expect(page.getByRole('navigation', { name: 'Account menu' }).getByText('Premium Plan')).toBeVisible();
@@ -218,22 +218,22 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'Please select a payout method')).toBeVisible();
   // Free: ACH only.
-  await expect(panel.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH']);
-  await panel.getByLabel('Payout method').selectOption('ach');
+  await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'ACH']);
+  await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'ACH added as a payout method')).toBeVisible();
   const list = panel.getByRole('list', { name: 'Your payout methods' });
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem').first()).toContainText('Preferred');
-  await panel.getByLabel('Payout method').selectOption('ach');
+  await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'ACH is already added as a payout method')).toBeVisible();
   await expectAxeClean(page, '/settings payout methods');
 
   await upgradeViaApi(page.request, 'premium+');
   await page.reload();
-  await expect(panel.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal', 'Cash App']);
-  await panel.getByLabel('Payout method').selectOption('paypal');
+  await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal', 'Cash App']);
+  await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('paypal');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'PayPal added as a payout method')).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(2);

@@ -466,7 +466,7 @@ test.describe('create-card wizard', () => {
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Sources', 'Step 2 of 6');
     await expect(page.getByLabel('Source type')).toHaveValue('internal');
-    await expect(page.getByLabel('Card', { exact: true })).toHaveValue(reused.id);
+    await expect(page.getByRole('combobox', { name: 'Card', exact: true })).toHaveValue(reused.id);
     await expect(page.getByLabel('Amount to charge')).toHaveValue('99.90');
     await page.getByRole('button', { name: 'Add Source' }).click();
     const internal = sourceItem(page, `PayWeave card •••• ${reused.last4}`);

@@ -117,8 +117,8 @@ function PaymentForm({ choice, upgrade, onCancel, onPaid }: { choice: PaymentCho
         <SelectField name="expYear" label="Expiry year" required placeholder="YYYY" options={paymentCardYears(now).map((y) => ({ value: String(y), label: String(y) }))} autoComplete="cc-exp-year" />
       </div>
       <div className="form-row">
-        <FormattedField name="cvv" label="CVV" required format={(value) => value.replace(/\D/g, '').slice(0, 4)} inputMode="numeric" autoComplete="cc-csc" maxLength={4} />
-        <FormattedField name="zip" label="ZIP code" required={!demoMode} format={(value) => value.replace(/\D/g, '').slice(0, 5)} inputMode="numeric" autoComplete="postal-code" maxLength={5} />
+        <FormattedField name="cvv" label="CVV" required format={(value) => value.replace(/\D/g, '').slice(0, 4)} inputMode="numeric" autoComplete="cc-csc" />
+        <FormattedField name="zip" label="ZIP code" required={!demoMode} format={(value) => value.replace(/\D/g, '').slice(0, 5)} inputMode="numeric" autoComplete="postal-code" />
       </div>
       {demoMode && <Notice tone="info">Demo mode: no real payment is made. The card is checked, never stored: only its brand and last 4 digits are kept for the receipt.</Notice>}
       <div className="button-row upgrade-pay-actions">

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ButtonLink } from '../../ui/Button';
 import { ErrorState } from '../../ui/ErrorState';
 import { PageHeader } from '../../ui/PageHeader';
@@ -37,6 +37,7 @@ export default function CreateCardPage() {
 function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; prefill: SourcePrefill | null }) {
   const wizard = useWizard({ resumeId, prefill });
   const navigate = useNavigate();
+  const location = useLocation();
   const { state, view, machine, resuming, resumeProblem } = wizard;
 
   // Spec: focus moves to the new step's heading, so keyboard and screen-reader users start there.
@@ -45,16 +46,18 @@ function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; pref
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
-      return;
+      // A fresh wizard opened from 'Create another card' is a step change for the user too.
+      if (!(location.state as { focusWizard?: boolean } | null)?.focusWizard) return;
     }
     if (resuming) return;
     window.scrollTo({ top: 0 });
     headingRef.current?.focus({ preventScroll: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a step change moves focus
   }, [state.step, resuming]);
 
   const startOver = () => {
     wizard.actions.reset();
-    navigate('/create-card', { replace: true });
+    navigate('/create-card', { replace: true, state: { focusWizard: true } });
   };
 
   const header = (
