@@ -41,3 +41,7 @@ export const profile = z.object({
   environment: z.string(),
 });
 export type Profile = z.infer<typeof profile>;
+
+/** GET /api/session: the start-up probe of the web app (200 signed in or out). */
+export const sessionState = z.object({ signedIn: z.boolean(), profile: profile.nullable() });
+export type SessionState = z.infer<typeof sessionState>;

@@ -17,6 +17,7 @@ import { sessionPlugin } from './plugins/session';
 import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
 import { meRoutes } from './features/me/routes';
+import { sessionRoutes } from './features/me/session-route';
 import { devRoutes } from './features/dev/routes';
 import { combineRoutes } from './features/combines/routes';
 import { cardRoutes } from './features/cards/routes';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionRoutes);
       await api.register(authRoutes);
       await api.register(meRoutes);
+      await api.register(sessionRoutes);
       await api.register(devRoutes);
       await api.register(combineRoutes);
       await api.register(cardRoutes);
