@@ -213,4 +213,10 @@ describe('one Idempotency-Key per Create attempt', () => {
     // Changing a choice afterwards is a new review: the notice about the old figures goes.
     expect(wizardReducer(changed, { type: 'choices_changed', choices: { cardType: 'single-use' } }).changedQuote).toBeNull();
   });
+
+  it('going back to Sources after a changed quote drops the old figures, so the review fetches fresh ones', () => {
+    const changed = wizardReducer({ ...initialWizardState(), step: 6, combineId: 'combine-1' }, { type: 'quote_changed', quote: { ...quote, canContinue: false } });
+    const atSources = wizardReducer(changed, { type: 'step_changed', step: 2 });
+    expect(atSources).toMatchObject({ step: 2, changedQuote: null });
+  });
 });

@@ -18,6 +18,7 @@ import { ApiError, newIdempotencyKey } from '../../lib/api';
 import { useToast } from '../../ui/toast';
 import {
   quoteChangedDetails,
+  combineQueryKey,
   quoteQueryKey,
   refusalMessage,
   useAddBnplCard,
@@ -128,7 +129,8 @@ export function wizardReducer(state: WizardUiState, action: WizardAction): Wizar
     case 'draft_restored':
       return restoreFromCombine(state, action.combine);
     case 'step_changed':
-      return { ...state, step: action.step };
+      // Leaving the review drops a 409's figures: coming back fetches a fresh quote.
+      return { ...state, step: action.step, changedQuote: action.step < 4 ? null : state.changedQuote };
     case 'choices_changed':
       return { ...state, choices: { ...state.choices, ...action.choices }, changedQuote: null };
     case 'attempt_started':
@@ -384,6 +386,13 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
     goTo(previousStep(machine).step);
   }, [machine, goTo]);
 
+  // After a 409 whose new figures no longer cover the card (the promo spot went to someone else),
+  // the only way on is more funding: straight back to Sources, with the server's fresh totals.
+  const backToSources = useCallback(() => {
+    if (state.combineId) void queryClient.invalidateQueries({ queryKey: combineQueryKey(state.combineId) });
+    goTo(2);
+  }, [state.combineId, queryClient, goTo]);
+
   // ----- Save for Later (BNPL steps) -----
   const saveForLater = useCallback(async () => {
     if (!state.combineId) return;
@@ -473,6 +482,7 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
       submitBnplCard,
       continueFromReview,
       back,
+      backToSources,
       saveForLater,
       create,
     },

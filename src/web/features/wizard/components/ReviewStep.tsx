@@ -55,10 +55,22 @@ export function ReviewStep({ wizard }: { wizard: Wizard }) {
 
   return (
     <div className="wizard-step-body">
-      {state.changedQuote && (
+      {state.changedQuote && state.changedQuote.canContinue && (
         <Notice tone="warning" role="alert" title="The figures changed, so nothing was charged">
           Something changed between your review and the creation (for example the last launch-promo spot was taken). Your
           sources were not charged. Please check the new figures below and create your card again.
+        </Notice>
+      )}
+      {state.changedQuote && !state.changedQuote.canContinue && (
+        <Notice tone="warning" role="alert" title="The figures changed, so nothing was charged">
+          Something changed between your review and the creation (for example the last launch-promo spot was taken), and
+          your sources now fall {formatUsd(state.changedQuote.remainingToFundCents)} short of the card amount. Your sources
+          were not charged. Please add more on the Sources step.
+          <div className="button-row">
+            <Button variant="secondary" onClick={actions.backToSources}>
+              Back to Sources
+            </Button>
+          </div>
         </Notice>
       )}
       <div className="review-layout">
