@@ -15,7 +15,7 @@ export type CardRow = typeof cards.$inferSelect;
  */
 export async function loadOwnedCard(db: DbOrTx, userId: string, cardId: string, options: { forUpdate?: boolean } = {}): Promise<CardRow> {
   const query = db.select().from(cards).where(and(eq(cards.id, cardId), eq(cards.userId, userId)));
-  const [row] = options.forUpdate ? await query.for('update') : await query;
+  const [row] = options.forUpdate ? await query.for('no key update') : await query;
   if (!row) throw notFound(CARD_MESSAGES.notFound);
   return row;
 }

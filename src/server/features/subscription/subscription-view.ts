@@ -17,7 +17,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export async function loadSubscriber(db: DbOrTx, userId: string, options: { forUpdate?: boolean } = {}): Promise<UserRow> {
   const query = db.select().from(users).where(eq(users.id, userId));
-  const [user] = options.forUpdate ? await query.for('update') : await query;
+  const [user] = options.forUpdate ? await query.for('no key update') : await query;
   if (!user) throw notFound('Account not found.');
   return user;
 }
