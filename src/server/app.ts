@@ -14,6 +14,7 @@ import { projectRoot } from './lib/paths';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { sessionPlugin } from './plugins/session';
+import { setRateLimitsDisabled } from './plugins/rate-limit';
 import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
 import { meRoutes } from './features/me/routes';
@@ -92,6 +93,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   app.decorate('adapters', { ...createAdapters(options.config, options.database.db), ...options.adapters });
   app.decorate('now', options.now ?? (() => new Date()));
+  setRateLimitsDisabled(options.config.rateLimitDisabled);
+  if (options.config.rateLimitDisabled) app.log.warn('RATE_LIMIT_DISABLED=true: sign-in, registration and reset are not rate-limited (benchmarks only)');
 
   // A new BNPL rebate is paid at once when the user already has a preferred payout method.
   afterCompletionHooks.add(async (tx, { userId, now }) => {

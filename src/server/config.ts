@@ -36,6 +36,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanUnlessFalse.optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // Benchmarks only (docs/decisions/013): turns the DB-backed login/register/reset limits off.
+  // Exactly "true" or "false"; refused outside demo mode (see loadConfig).
+  RATE_LIMIT_DISABLED: z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false'),
 });
 
 export type Config = {
@@ -52,6 +55,8 @@ export type Config = {
   logLevel: string;
   trustProxy: boolean;
   dbPoolSize: number;
+  /** Benchmarks only: the account rate limits count nothing and refuse nothing. Demo mode only. */
+  rateLimitDisabled: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -67,6 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Rate limits protect real accounts from password guessing: never off where accounts are real.
+  if (e.RATE_LIMIT_DISABLED === 'true' && !e.DEMO_MODE) {
+    throw new ConfigError('Invalid configuration:\n  RATE_LIMIT_DISABLED: may only be "true" in demo mode (DEMO_MODE=false here)');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -82,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ?? false,
     dbPoolSize: e.DB_POOL_SIZE,
+    rateLimitDisabled: e.RATE_LIMIT_DISABLED === 'true',
   };
 }
 

@@ -22,8 +22,23 @@ export type RateLimitRule = {
 
 export type RateLimitState = { count: number; remaining: number; windowStart: Date };
 
+// The benchmark switch (RATE_LIMIT_DISABLED, demo mode only; docs/decisions, "rate-limit switch"):
+// a load generator signs in from one address far more often than any limit allows. buildApp sets
+// it from the config, so it is process-wide: the last app built decides.
+let disabled = false;
+
+/** Turns `rateLimit` into a no-op (nothing counted, nothing refused) or back on. */
+export function setRateLimitsDisabled(value: boolean): void {
+  disabled = value;
+}
+
+export function rateLimitsDisabled(): boolean {
+  return disabled;
+}
+
 /** Counts one attempt; throws AppError 429 `rate_limited` once `limit` attempts were made in the window. */
 export async function rateLimit(db: DbOrTx, rule: RateLimitRule): Promise<RateLimitState> {
+  if (disabled) return { count: 0, remaining: rule.limit, windowStart: rule.now };
   const state = await countAttempt(db, rule);
   if (state.count > rule.limit) throw new AppError(429, 'rate_limited', rule.message ?? RATE_LIMITED_MESSAGE);
   return state;
