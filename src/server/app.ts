@@ -19,6 +19,7 @@ import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
 import { meRoutes } from './features/me/routes';
 import { sessionRoutes } from './features/me/session-route';
+import { supportRoutes } from './features/support/routes';
 import { devRoutes } from './features/dev/routes';
 import { combineRoutes } from './features/combines/routes';
 import { cardRoutes } from './features/cards/routes';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes);
       await api.register(meRoutes);
       await api.register(sessionRoutes);
+      await api.register(supportRoutes);
       await api.register(devRoutes);
       await api.register(combineRoutes);
       await api.register(cardRoutes);

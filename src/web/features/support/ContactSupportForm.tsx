@@ -1,6 +1,10 @@
 import { useState } from 'react';
-import { z } from 'zod';
-import { emailProblem, EMAIL_MESSAGES, MAX_EMAIL_LENGTH } from '../../../core/passwords';
+import {
+  MAX_SUPPORT_MESSAGE_LENGTH,
+  MAX_SUPPORT_NAME_LENGTH,
+  supportMessageRequest,
+  type SupportMessageRequest,
+} from '../../../contracts/support';
 import { api, errorMessage } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
 import { SUPPORT_REPLY_TIME } from '../../lib/support-contact';
@@ -13,34 +17,6 @@ import { useToast } from '../../ui/toast';
 
 // The support form of /support and /faq (spec §2, §5): name, e-mail and message, all required.
 // In demo mode nothing is sent, and the form says so plainly instead of pretending.
-
-const MAX_NAME_LENGTH = 100;
-const MAX_MESSAGE_LENGTH = 5000;
-
-export const SUPPORT_FORM_MESSAGES = {
-  nameRequired: 'Name is required',
-  nameTooLong: `Name must be at most ${MAX_NAME_LENGTH} characters`,
-  messageRequired: 'Message is required',
-  messageTooLong: `Message must be at most ${MAX_MESSAGE_LENGTH} characters`,
-} as const;
-
-const supportRequestSchema = z.object({
-  name: z.string().trim().min(1, SUPPORT_FORM_MESSAGES.nameRequired).max(MAX_NAME_LENGTH, SUPPORT_FORM_MESSAGES.nameTooLong),
-  email: z
-    .string()
-    .trim()
-    .max(MAX_EMAIL_LENGTH, EMAIL_MESSAGES.invalid)
-    .superRefine((value, context) => {
-      const problem = emailProblem(value);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    }),
-  message: z
-    .string()
-    .trim()
-    .min(1, SUPPORT_FORM_MESSAGES.messageRequired)
-    .max(MAX_MESSAGE_LENGTH, SUPPORT_FORM_MESSAGES.messageTooLong),
-});
-type SupportRequest = z.output<typeof supportRequestSchema>;
 
 type Outcome =
   | { kind: 'demo' }
@@ -56,9 +32,9 @@ export function ContactSupportForm({ idPrefix = 'support' }: ContactSupportFormP
   const { config, supportEmail } = usePublicConfig();
   const toast = useToast();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const form = useZodForm(supportRequestSchema, { defaultValues: { name: '', email: '', message: '' } });
+  const form = useZodForm(supportMessageRequest, { defaultValues: { name: '', email: '', message: '' } });
 
-  async function submit(request: SupportRequest) {
+  async function submit(request: SupportMessageRequest) {
     // Only a server that says it is live gets the message; while unsure we send nothing.
     if (config?.demoMode !== false) {
       setOutcome({ kind: 'demo' });
@@ -80,7 +56,7 @@ export function ContactSupportForm({ idPrefix = 'support' }: ContactSupportFormP
   return (
     <Form form={form} onSubmit={submit} aria-label="Contact support" id={`${idPrefix}-form`}>
       <div className="form-row">
-        <TextField name="name" label="Name" required autoComplete="name" maxLength={MAX_NAME_LENGTH} />
+        <TextField name="name" label="Name" required autoComplete="name" maxLength={MAX_SUPPORT_NAME_LENGTH} />
         <TextField name="email" label="E-mail" type="email" required autoComplete="email" inputMode="email" />
       </div>
       <TextAreaField
@@ -88,7 +64,7 @@ export function ContactSupportForm({ idPrefix = 'support' }: ContactSupportFormP
         label="Message"
         required
         rows={6}
-        maxLength={MAX_MESSAGE_LENGTH}
+        maxLength={MAX_SUPPORT_MESSAGE_LENGTH}
         hint="Please don’t include full card numbers, CVVs or passwords."
       />
       <div aria-live="polite" className="form-status">

@@ -1,0 +1,46 @@
+// POST /api/support: the contact form (docs/decisions/010). In demo mode the web app sends
+// nothing; a live server queues the message for the support mailbox through the outbox, so it is
+// delivered (and retried) like every other e-mail. Card numbers pasted into it are removed first.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contracts/common';
+import { supportMessageRequest, supportMessageResponse } from '../../../contracts/support';
+import { redactCardNumbers } from '../../../core/cards';
+import { rateLimit, rateLimitKey } from '../../plugins/rate-limit';
+import { deliverMailSoon } from '../auth/routes';
+import { SUPPORT_EMAIL } from '../system/routes';
+
+/** Messages per IP address per hour: plenty for a person, useless for a spammer. */
+export const SUPPORT_MESSAGES_PER_IP_PER_HOUR = 5;
+const HOUR_MS = 60 * 60 * 1000;
+
+export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/support',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Send a message to support (queued for the support mailbox)',
+        body: supportMessageRequest,
+        response: { 202: supportMessageResponse, 400: errorResponse, 403: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const { name, email, message } = request.body;
+      // Counted outside any transaction: a refusal must still count.
+      await rateLimit(app.db, {
+        key: rateLimitKey('support:ip', request.ip),
+        limit: SUPPORT_MESSAGES_PER_IP_PER_HOUR,
+        windowMs: HOUR_MS,
+        now: app.now(),
+        message: 'Too many messages. Please wait an hour or e-mail us directly.',
+      });
+      await app.adapters.mailer.enqueue({
+        to: SUPPORT_EMAIL,
+        subject: `Support request from ${name}`,
+        text: [`From: ${name} <${email}>`, `Signed in: ${request.auth ? 'yes' : 'no'}`, '', redactCardNumbers(message)].join('\n'),
+      });
+      deliverMailSoon(app);
+      return reply.status(202).send({ status: 'queued' });
+    },
+  );
+};
