@@ -24,11 +24,12 @@ function AdBannerTimer() {
   const [elapsedS, setElapsedS] = useState(0);
   const [closed, setClosed] = useState(false);
   const visible = !closed && elapsedS < AD_VISIBLE_FOR_S;
+  // One interval for the banner's life: it keeps counting even if a render is late.
   useEffect(() => {
     if (!visible) return;
-    const timer = setTimeout(() => setElapsedS((s) => s + 1), 1000);
-    return () => clearTimeout(timer);
-  }, [elapsedS, visible]);
+    const timer = setInterval(() => setElapsedS((s) => s + 1), 1000);
+    return () => clearInterval(timer);
+  }, [visible]);
   if (!visible) return null;
   const closable = elapsedS >= AD_CLOSABLE_AFTER_S;
   return (
