@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useSession } from '../../features/auth/api/session';
-import { AdBanner } from '../../features/upgrade/AdBanner';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { BrandMark, Icon } from '../../ui/Icon';
@@ -107,7 +106,6 @@ export default function AppShellFrame() {
           </div>
         </nav>
         <main id="main" tabIndex={-1} className="app-main">
-          <AdBanner />
           <Outlet />
         </main>
       </div>

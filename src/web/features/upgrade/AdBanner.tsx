@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { PLANS } from '../../../core/plans';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
@@ -11,8 +10,8 @@ export const AD_CLOSABLE_AFTER_S = 3;
 export const AD_VISIBLE_FOR_S = 15;
 
 /**
- * The Free plan's ad (paid plans have none, spec §9). A house ad for the paid plans: nothing
- * from a third party is loaded. Mounted once in the signed-in shell, it shows once per visit.
+ * The Free plan's ad (paid plans have none, spec §9). Spec §2 places it on /upgrade. A house ad
+ * for the paid plans: nothing from a third party is loaded.
  */
 export function AdBanner() {
   const { profile } = useSession();
@@ -36,7 +35,7 @@ function AdBannerTimer() {
     <aside className="ad-banner" aria-label="Advertisement" data-testid="ad-banner">
       <span className="ad-banner-label">Ad</span>
       <p className="ad-banner-text">
-        Go ad-free with <strong>Premium</strong>: half the fees, PayPal payouts and 10 combines a month. <Link to="/upgrade">See plans</Link>
+        Go ad-free with <strong>Premium</strong>: half the fees, PayPal payouts and 10 combines a month.
       </p>
       <Button
         variant="ghost"

@@ -13,6 +13,7 @@ import { ErrorState } from '../../ui/ErrorState';
 import { Icon } from '../../ui/Icon';
 import { Modal } from '../../ui/Modal';
 import { PageHeader } from '../../ui/PageHeader';
+import { AdBanner } from './AdBanner';
 import { Panel } from '../../ui/Panel';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/toast';
@@ -36,6 +37,7 @@ export default function UpgradePage() {
   const plans = usePlans();
   return (
     <section className="page upgrade-page">
+      <AdBanner />
       <PageHeader title="Upgrade Plan" description="Lower fees, more combines a month and more payout methods." />
       {plans.isPending ? (
         <div className="page-center">
