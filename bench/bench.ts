@@ -1,0 +1,121 @@
+// `npm run bench` (docs/performance.md): the production build on a PostgreSQL database of its own,
+// driven by autocannon from this process at 32 connections after a warm-up, next to two ceilings
+// measured in the same run: pgbench (TPC-B-like) and a bare Fastify route.
+//
+//   npm run bench                  full run (builds first), floors checked and reported
+//   npm run bench -- --smoke       seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
+//   npm run bench -- --strict      exit 1 when a floor is missed
+//   npm run bench -- --only cash-out,list-cards   some scenarios only (profiling)
+//   npm run bench -- --json out.json              the figures as JSON too
+import { existsSync, writeFileSync } from 'node:fs';
+import { measureBareRoute, measurePgbench } from './lib/ceilings';
+import { parseOptions } from './lib/options';
+import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, queryDatabase, ADMIN_URL } from './lib/postgres';
+import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
+import { ceilingRate, describeMachine, evaluateFloors, formatReport, SCENARIO_INFO, type BenchResult } from './lib/report';
+import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
+
+const options = parseOptions(process.argv.slice(2));
+const strict = process.argv.includes('--strict');
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+function skipOrFail(message: string): never {
+  if (process.env.CI === 'true') {
+    console.error(`ERROR: ${message}`);
+    process.exit(1);
+  }
+  console.warn(`\n*** SKIPPING THE BENCHMARK${options.smoke ? ' SMOKE' : ''}: ${message} ***\n`);
+  process.exit(0);
+}
+
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    killChildren();
+    await dropCreatedDatabases();
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    console.warn(`[bench] ${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first (npm run bench does).`);
+  if (!(await isPostgresReachable())) skipOrFail(`PostgreSQL is not reachable at ${ADMIN_URL}.`);
+  if ((await runCommand('pgbench', ['--version']).catch(() => ({ code: 1 }))).code !== 0) skipOrFail('pgbench is not installed (apt-get install -y postgresql-contrib).');
+
+  const wanted = new Set<ScenarioName>((options.only ?? SCENARIOS).filter((s): s is ScenarioName => (SCENARIOS as readonly string[]).includes(s)));
+  if (wanted.size === 0) throw new Error(`--only names none of ${SCENARIOS.join(', ')}`);
+  const result: BenchResult = {
+    mode: options.smoke ? 'smoke' : 'full',
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    postgres: await describeServer(),
+    options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale },
+    pgbench: null,
+    bare: null,
+    scenarios: {},
+    floors: [],
+  };
+  log(`${result.mode} run; ${result.machine}`);
+
+  log(`ceiling 1: pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
+  result.pgbench = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
+  log(`  ${result.pgbench.tps.toFixed(0)} tps`);
+  log('ceiling 2: bare Fastify route');
+  result.bare = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
+  log(`  ${result.bare.rps.toFixed(0)} req/s`);
+
+  const dbName = `payweave_bench_${process.pid}`;
+  const databaseUrl = await createDatabase(dbName);
+  const server = await startAppServer(databaseUrl);
+  log(`server (dist/server/main.mjs) on ${server.url}, database ${dbName}`);
+  try {
+    // The launch promo is for the first 100 cards only; the steady state the bench measures is
+    // after it, when no completion touches the shared counter row (and no quote changes mid-run).
+    await queryDatabase(databaseUrl, 'update system_promos set first_100_promo_claimed = limit_count');
+    const prepared = await prepare(server.url, options, wanted, log);
+    for (const name of SCENARIOS) {
+      if (!wanted.has(name)) continue;
+      log(`scenario: ${name}`);
+      const figures = await measureScenario(name, server.url, options, prepared);
+      const ceiling = ceilingRate(result, SCENARIO_INFO[name].ceiling);
+      result.scenarios[name] = { ...figures, ratio: ceiling ? figures.rps / ceiling : null };
+      log(`  ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
+      for (const failure of figures.failures) log(`  e.g. ${failure}`);
+    }
+  } finally {
+    await server.stop();
+    await dropDatabase(dbName);
+  }
+
+  result.floors = evaluateFloors(result);
+  console.log(`\n${formatReport(result)}\n`);
+  if (options.jsonOut) writeFileSync(options.jsonOut, JSON.stringify(result, null, 2) + '\n');
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+  // Wrong answers are a broken benchmark in any mode; missed floors fail only with --strict.
+  const broken = Object.entries(result.scenarios).filter(([, f]) => f.non2xx > 0 || f.errors > 0 || f.requests === 0);
+  if (broken.length > 0) {
+    console.error(`ERROR: scenarios with failed requests: ${broken.map(([name]) => name).join(', ')}`);
+    return 1;
+  }
+  if (strict && !options.smoke && result.floors.some((f) => !f.met)) return 1;
+  return 0;
+}
+
+main()
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error(error);
+    await cleanup();
+    process.exit(1);
+  });
