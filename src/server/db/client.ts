@@ -42,8 +42,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     statement_timeout: 15_000,
     idle_in_transaction_session_timeout: 15_000,
   });
-  // A dropped connection (server restart, pg_terminate_backend) must not crash the process.
+  // A dropped connection (server restart, pg_terminate_backend) must not crash the process. The
+  // pool listens for errors only on idle clients; a client that is checked out (mid-transaction)
+  // when its connection dies emits 'error' with nobody listening, which would throw. The query in
+  // flight rejects on its own (the request answers 503) and the pool discards the dead client on
+  // release, so the event needs no handling beyond being heard (tests/integration/faults.test.ts).
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzle(pool, { schema }) as unknown as Db;
   await migrate(drizzle(pool, { schema }), { migrationsFolder });
   return {
