@@ -1,23 +1,35 @@
 // Looks for card secrets where none may be (DECISIONS §4, §6; PCI DSS 3.3–3.5): full card numbers
 // (Luhn-valid runs of 13–19 digits, also when written with spaces or dashes) that are one of the
-// numbers a flow used, and CVV values under a CVV-like name. It scans every text, varchar, json
-// and jsonb column of every table (the outbox included) and any text given to it, such as logs.
+// numbers a flow used, and CVV values under a CVV-like name (or in a CVV-like column). It scans
+// every text, varchar, json and jsonb column of every table (the outbox included) and any text
+// given to it, such as logs. With `unknownCardLike` it also reports any standalone Luhn-valid
+// number with a card network's prefix, known or not (the end-to-end scan, tests/e2e-scan).
 import { listTables, queryRows } from './db-snapshot';
 import type { Db } from '../../src/server/db/client';
 
-export type SecretFinding = { where: string; kind: 'card_number' | 'cvv'; excerpt: string };
+export type SecretFinding = { where: string; kind: 'card_number' | 'card_like' | 'cvv'; excerpt: string };
 
 export type SecretScanInput = {
   /** Full numbers that must appear nowhere (source cards, BNPL one-time cards, revealed virtual cards). */
   cardNumbers: readonly string[];
   /** Extra texts to scan, e.g. the captured logs. */
   texts?: ReadonlyArray<{ where: string; text: string }>;
+  /** Also report unknown card-like numbers (see `cardLikeNumbers`). */
+  unknownCardLike?: boolean;
 };
 
 // Runs of 13 or more digits, also in groups as people and forms write them (4242 4242 ..., 4242-4242-...).
 const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
 // A CVV-like name followed by a value of 3 or 4 digits (JSON, key=value, or a SQL-ish dump).
 const CVV_FIELD = /["']?\b(cvv2?|cvc2?|csc|card_?cvv|security_?code|securityCode)\b["']?\s*[:=]\s*["']?(\d{3,4})\b/gi;
+
+// A whole standalone digit run (not part of a longer word, id or number), 13–19 digits, in the
+// groupings people and forms use: no separators, or one kind of separator between groups.
+const STANDALONE_RUN = /(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
+// Issuer prefixes of the card networks (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay,
+// Maestro). Keeps millisecond timestamps (1…) and other large counters out of the unknown check.
+const NETWORK_PREFIX = /^(4|5[0-9]|2[2-7]|3[0-9]|6[0-9])/;
+const CVV_COLUMN = /^(cvv2?|cvc2?|csc|card_?cvv|security_?code)$/i;
 
 export function luhnValid(digits: string): boolean {
   if (!/^\d{13,19}$/.test(digits)) return false;
@@ -55,6 +67,36 @@ export function scanText(where: string, text: string, cardNumbers: readonly stri
   return findings;
 }
 
+/**
+ * Card numbers written in `text`: every whole digit run of 13–19 digits (spaces and dashes
+ * allowed) that passes Luhn and is not a run of one repeated digit. For collecting the numbers a
+ * test suite types from its sources.
+ */
+export function cardNumbersIn(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(DIGIT_RUN)) {
+    const digits = match[0].replace(/\D/g, '');
+    if (luhnValid(digits) && !/^(\d)\1+$/.test(digits)) found.add(digits);
+  }
+  return [...found];
+}
+
+/** Standalone, Luhn-valid 13–19 digit numbers with a card network's prefix, whether known or not. */
+export function cardLikeNumbers(text: string): Array<{ index: number; length: number; digits: string }> {
+  const found: Array<{ index: number; length: number; digits: string }> = [];
+  for (const match of text.matchAll(STANDALONE_RUN)) {
+    const digits = match[0].replace(/\D/g, '');
+    if (NETWORK_PREFIX.test(digits) && luhnValid(digits) && !/^(\d)\1+$/.test(digits)) found.push({ index: match.index ?? 0, length: match[0].length, digits });
+  }
+  return found;
+}
+
+function unknownCardLikeFindings(where: string, text: string, known: ReadonlySet<string>): SecretFinding[] {
+  return cardLikeNumbers(text)
+    .filter((candidate) => !known.has(candidate.digits))
+    .map((candidate) => ({ where, kind: 'card_like' as const, excerpt: excerptAround(text, candidate.index, candidate.length) }));
+}
+
 function excerptAround(text: string, index: number, length: number): string {
   return text.slice(Math.max(0, index - 40), index + length + 40).replace(/\s+/g, ' ');
 }
@@ -71,13 +113,23 @@ export async function textColumns(db: Db): Promise<Array<{ table: string; column
 
 export async function scanDatabaseAndTexts(db: Db, input: SecretScanInput): Promise<{ findings: SecretFinding[]; columnsScanned: number; rowsScanned: number }> {
   const findings: SecretFinding[] = [];
+  const known = new Set(input.cardNumbers.map((number) => number.replace(/\D/g, '')));
+  const scan = (where: string, text: string) => {
+    findings.push(...scanText(where, text, input.cardNumbers));
+    if (input.unknownCardLike) findings.push(...unknownCardLikeFindings(where, text, known));
+  };
   const columns = await textColumns(db);
   let rowsScanned = 0;
   for (const { table, column } of columns) {
     const rows = await queryRows<{ v: string | null }>(db, `select "${column}"::text as v from "${table}" where "${column}" is not null`);
     rowsScanned += rows.length;
-    for (const row of rows) if (row.v) findings.push(...scanText(`${table}.${column}`, row.v, input.cardNumbers));
+    for (const row of rows) {
+      if (!row.v) continue;
+      scan(`${table}.${column}`, row.v);
+      // A column named like a CVV must never hold one in clear (encrypted values are not digits).
+      if (CVV_COLUMN.test(column) && /^\s*\d{3,4}\s*$/.test(row.v)) findings.push({ where: `${table}.${column}`, kind: 'cvv', excerpt: '(column value)' });
+    }
   }
-  for (const { where, text } of input.texts ?? []) findings.push(...scanText(where, text, input.cardNumbers));
+  for (const { where, text } of input.texts ?? []) scan(where, text);
   return { findings, columnsScanned: columns.length, rowsScanned };
 }
