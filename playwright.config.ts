@@ -7,6 +7,10 @@ import path from 'node:path';
 // off and no random declines, on Debian's Chromium (test tools may not download browsers here).
 const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'payweave-e2e-'));
+// Everything the server prints goes to a file in the data dir too: after the run, scripts/e2e.mjs
+// scans it, every table and the outbox for card secrets (tests/e2e-scan/scan.ts). Logs at info,
+// as in production, so the scan sees every request line.
+const serverLog = path.join(dataDir, 'server.log');
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -26,16 +30,18 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: 'node dist/server/main.mjs',
+    command: `node tests/e2e-scan/log-server.mjs ${JSON.stringify(serverLog)} dist/server/main.mjs`,
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
+    // SIGTERM and wait (the default is SIGKILL): the server closes PGlite, so the scan can open it.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,
       DEMO_LATENCY_MS: '0',
       DEMO_DECLINE_RATE: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       E2E_DATA_DIR: dataDir,
     },
   },
