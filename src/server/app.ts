@@ -29,8 +29,6 @@ import { cashoutRoutes } from './features/cashouts/routes';
 import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
 import { createAdapters, type Adapters } from './adapters';
-import { afterCompletionHooks } from './features/combines/complete-combine';
-import { payPendingRebates } from './features/payout-methods/pay-pending-rebates';
 
 
 declare module 'fastify' {
@@ -97,10 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   setRateLimitsDisabled(options.config.rateLimitDisabled);
   if (options.config.rateLimitDisabled) app.log.warn('RATE_LIMIT_DISABLED=true: sign-in, registration and reset are not rate-limited (benchmarks only)');
 
-  // A new BNPL rebate is paid at once when the user already has a preferred payout method.
-  afterCompletionHooks.add(async (tx, { userId, now }) => {
-    await payPendingRebates(tx, userId, now);
-  });
+  // Paying a new BNPL rebate at once (when the user has a preferred payout method) is a
+  // completion hook that payoutMethodRoutes registers, once per process.
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);

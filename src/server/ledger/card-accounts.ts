@@ -13,9 +13,9 @@ export async function createCardAccount(tx: Tx, input: { cardId: string; userId:
   return row.id;
 }
 
-export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string };
+export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string; last4: string };
 
-type Row = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string };
+type Row = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
 
 /**
  * Takes money off a card, only if the card belongs to the user, is not frozen, is in one of the
@@ -50,9 +50,9 @@ export async function debitCard(
                     then now() else closed_at end
     where id = ${input.cardId} and user_id = ${input.userId} and not frozen
       and status in (${statuses}) and remaining_amount_cents >= ${input.amountCents}
-    returning remaining_amount_cents, amount_spent_cents, status
+    returning remaining_amount_cents, amount_spent_cents, status, last4
   `);
   const row = rowsOf<Row>(result)[0];
   if (!row) return null;
-  return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status };
+  return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status, last4: row.last4 };
 }

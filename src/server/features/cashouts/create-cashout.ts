@@ -2,7 +2,7 @@
 // payout rule, the fee of DECISIONS §2, a conditional balance update that can never go below
 // zero, the balanced journal, the transaction record and the payout itself.
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { CASHOUT_MESSAGES, cashoutMethodChoices, exceedsBalanceMessage, payoutNotAllowedMessage } from '../../../core/cashout';
 import { cashoutFee } from '../../../core/fees';
@@ -60,8 +60,13 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const now = app.now();
   // Lock order everywhere: user, then cards. A share lock is enough: the plan cannot change under
   // this cash-out, and concurrent cash-outs of the same user do not wait for each other here.
+  // The user's saved payout methods come with the same statement (one round trip, not two).
   const [user] = await tx
-    .select({ subscription: users.subscription, promoEnd: users.promoEnd })
+    .select({
+      subscription: users.subscription,
+      promoEnd: users.promoEnd,
+      savedMethods: sql<string[] | null>`(select array_agg(${payoutMethods.method}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
+    })
     .from(users)
     .where(eq(users.id, userId))
     .for('share');
@@ -69,11 +74,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const plan = user.subscription as PlanId;
 
   // DECISIONS §3: the plan's methods, and among them the user's saved ones when there are any.
-  const saved = await tx
-    .select({ method: payoutMethods.method })
-    .from(payoutMethods)
-    .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.status, 'active')));
-  const savedMethods = saved.map((row) => row.method).filter(isPayoutMethod);
+  const savedMethods = (user.savedMethods ?? []).filter(isPayoutMethod);
   if (!isPayoutMethodAllowed(plan, input.payoutMethod)) {
     throw forbidden(payoutNotAllowedMessage(plan, input.payoutMethod), 'payout_method_not_allowed');
   }
@@ -127,19 +128,21 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
     .returning();
   if (!row) throw new Error('cashout transaction insert returned nothing');
 
-  // Spec §3: a payout method's last_used moves when it is used.
-  await tx
-    .update(payoutMethods)
-    .set({ lastUsed: now })
-    .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, input.payoutMethod)));
+  // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
+  // allowed because they saved none, has no row to update).
+  if (savedMethods.includes(input.payoutMethod)) {
+    await tx
+      .update(payoutMethods)
+      .set({ lastUsed: now })
+      .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, input.payoutMethod)));
+  }
 
   // Last, so that a refusal from the provider rolls everything above back (and frees the key).
   const payout = await app.adapters.payouts.send({ method: input.payoutMethod, amountCents: fee.netCents, reference: transactionId });
 
-  const [card] = await tx.select({ last4: cards.last4 }).from(cards).where(eq(cards.id, input.cardId));
   return {
     success: true,
-    cashout: toCashout(row, card?.last4 ?? ''),
+    cashout: toCashout(row, debited.last4),
     feeRatePpm: fee.ratePpm,
     card: { id: input.cardId, status: debited.status, remainingAmountCents: debited.remainingAmountCents, amountSpentCents: debited.amountSpentCents },
     payoutId: payout.payoutId,

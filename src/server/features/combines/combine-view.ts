@@ -37,7 +37,10 @@ export function quoteInputSources(sources: SourceRow[]): QuoteSourceInput[] {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: SourceRow[], pricing: Pricing): Promise<Combine> {
+/** Rows the caller already holds (it just wrote them), so they need not be read again. */
+export type KnownRows = { card?: typeof cards.$inferSelect; rebates?: Array<typeof rebates.$inferSelect> };
+
+export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: SourceRow[], pricing: Pricing, known: KnownRows = {}): Promise<Combine> {
   const completed = row.status === 'completed';
   const draftQuote = quoteCombine({
     plan: pricing.plan,
@@ -54,7 +57,7 @@ export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: Sou
   let card: Combine['card'] = null;
   let rebateRows: Combine['rebates'] = [];
   if (completed && row.cardId) {
-    const [c] = await db.select().from(cards).where(eq(cards.id, row.cardId));
+    const [c] = known.card?.id === row.cardId ? [known.card] : await db.select().from(cards).where(eq(cards.id, row.cardId));
     if (c) {
       card = {
         id: c.id,
@@ -70,7 +73,7 @@ export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: Sou
         promoApplied: c.promoApplied,
       };
     }
-    rebateRows = (await db.select().from(rebates).where(eq(rebates.combineId, row.id))).map((r) => ({
+    rebateRows = (known.rebates ?? (await db.select().from(rebates).where(eq(rebates.combineId, row.id)))).map((r) => ({
       id: r.id,
       sourceId: r.sourceId,
       bnplFeeMaxCents: r.bnplFeeMaxCents,

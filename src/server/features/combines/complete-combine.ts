@@ -8,6 +8,7 @@ import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../..
 import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
 import { fundingCheck } from '../../../core/quote';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
+import { PLANS } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { Tx } from '../../db/client';
@@ -18,7 +19,7 @@ import { postJournal, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
-import { buildCombineView, loadCombine, loadSources } from './combine-view';
+import { buildCombineView, loadCombine, loadSources, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID, readPromoStatus } from '../system/promo-status';
 import { loadUser, pricingFor } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';
@@ -56,11 +57,16 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
   const sources = await loadSources(tx, combineId);
 
   const plan = user.subscription as Parameters<typeof checkMonthlyLimit>[0]['plan'];
-  const [{ completedThisMonth } = { completedThisMonth: 0 }] = await tx
-    .select({ completedThisMonth: count() })
-    .from(combines)
-    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now))));
-  const limit = checkMonthlyLimit({ plan, completedThisMonth: Number(completedThisMonth) });
+  // Only a plan with a monthly limit needs this month's count (Premium+ has none).
+  let completedThisMonth = 0;
+  if (PLANS[plan].monthlyCombineLimit !== null) {
+    const [counted] = await tx
+      .select({ completedThisMonth: count() })
+      .from(combines)
+      .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now))));
+    completedThisMonth = Number(counted?.completedThisMonth ?? 0);
+  }
+  const limit = checkMonthlyLimit({ plan, completedThisMonth });
   if (!limit.ok) throw forbidden(limit.message, 'limit_reached');
 
   if (sources.some((s) => s.type === 'bnpl' && !s.bnplCardToken)) {
@@ -185,6 +191,7 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     journalId,
     ...flags,
   });
+  const capturedSources: SourceRow[] = [];
   for (const [index, source] of sources.entries()) {
     const q = quote.sources[index]!;
     if (source.type === 'internal' && source.sourceCardId) {
@@ -201,7 +208,7 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
         ...flags,
       });
     }
-    await tx
+    const [captured] = await tx
       .update(combineSources)
       .set({
         status: 'captured',
@@ -213,7 +220,10 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
         rebateCents: q.rebateCents,
         creationFeeCents: q.creationFeeCents,
       })
-      .where(eq(combineSources.id, source.id));
+      .where(eq(combineSources.id, source.id))
+      .returning();
+    if (!captured) throw new Error('source capture update returned nothing');
+    capturedSources.push(captured);
   }
 
   // BNPL rebates: owed to the user until a payout method exists to receive them.
@@ -255,7 +265,7 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     })
     .where(eq(users.id, userId));
 
-  await tx
+  const [completedRow] = await tx
     .update(combines)
     .set({
       status: 'completed',
@@ -271,13 +281,18 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
       bnplFeeActualCents: quote.bnplFeeActualCents,
       rebateId: firstRebateId,
     })
-    .where(eq(combines.id, combineId));
+    .where(eq(combines.id, combineId))
+    .returning();
+  if (!completedRow) throw new Error('combine update returned nothing');
 
   await afterCompletionHooks.run(tx, { userId, now });
 
-  const completedRow = await loadCombine(tx, userId, combineId);
-  const finalSources = await loadSources(tx, combineId);
-  const combineView = await buildCombineView(tx, completedRow, finalSources, pricing);
+  // The answer is built from the rows written above (returning), not read back: the card and,
+  // when no source is BNPL, the absence of rebates are known (4 round trips less).
+  const combineView = await buildCombineView(tx, completedRow, capturedSources, pricing, {
+    card,
+    ...(firstRebateId === null ? { rebates: [] } : {}),
+  });
   return {
     combine: combineView,
     card: {
