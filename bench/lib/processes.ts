@@ -61,7 +61,7 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${args.at(-1)} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const response = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1_000) });
       if (response.ok) break;
@@ -70,7 +70,7 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${args[0]} not ready on ${url} after 60 s:\n${output}`);
+      throw new Error(`${args.at(-1)} not ready on ${url} after 60 s:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -109,7 +109,9 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
     ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
     ...extraEnv,
   };
-  const child = await startHttpChild(process.execPath, [SERVER_ENTRY], env, port, '/api/health');
+  // Profiling the server: e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = await startHttpChild(process.execPath, [...nodeArgs, SERVER_ENTRY], env, port, '/api/health');
   return {
     ...child,
     dataDir,
