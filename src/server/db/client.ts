@@ -22,6 +22,8 @@ export type Database = {
 };
 
 export const migrationsFolder = path.join(projectRoot, 'migrations');
+/** pg_advisory_lock key held while migrating, so that one instance migrates at a time. */
+export const MIGRATION_LOCK_ID = 0x5061_7957; // "PayW"
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
@@ -52,7 +54,21 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     client.on('error', () => {});
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
-  await migrate(drizzle(pool, { schema }), { migrationsFolder });
+  // Instances that start together (scale-out, a rolling deploy) must not migrate side by side:
+  // Drizzle's migrator takes no lock, so all but one would fail on "already exists" and exit. A
+  // session advisory lock makes them take turns; the later ones find nothing left to apply.
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder });
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    client.release();
+  } catch (error) {
+    // Destroying the connection also ends its session and so releases the lock.
+    client.release(error as Error);
+    await pool.end().catch(() => {});
+    throw error;
+  }
   return {
     db,
     engine: 'postgres',
