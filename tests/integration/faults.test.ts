@@ -6,17 +6,22 @@
 //  2. pg_terminate_backend on every connection of the server while requests wait inside their
 //     transactions: the clients get a clear 503 in the usual {error: {code, message}} shape,
 //     nothing is half-written, and the same process serves the next requests (retries included).
+//  3. Several instances starting at once on an empty database (a scale-out, a rolling deploy)
+//     all come up: the start-up migrations take turns instead of failing on each other.
 // A test-held row lock on one user parks that user's requests inside their transactions (after
 // the idempotency key is claimed), so both tests hit work that is truly in flight in the database.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsFolder } from '../../src/server/db/client';
 import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/plugins/errors';
 import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { queryRows } from '../helpers/db-snapshot';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
+import { createTestDatabase, POSTGRES_ADMIN_URL, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
 const onPostgres = testEngine() === 'postgres';
 const run = onPostgres && (await requireEngine());
@@ -404,6 +409,38 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       await locker?.end().catch(() => {});
       await server.stop();
       await database.drop();
+    }
+  }, 60_000);
+  it('instances starting together on an empty database all come up, and the migrations run once', async () => {
+    const name = `payweave_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    const admin = async (statement: string) => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    };
+    await admin(`create database "${name}"`);
+    const url = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+    const started = await Promise.allSettled(Array.from({ length: 3 }, () => startServer({ databaseUrl: url, env: SERVER_ENV })));
+    const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    try {
+      expect(started.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason).slice(0, 2_000))).toEqual([]);
+      for (const server of servers) expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const applied = await client.query<{ n: number }>('select count(*)::int as n from drizzle.__drizzle_migrations');
+        expect(applied.rows[0]?.n).toBe(journal.entries.length);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await admin(`drop database if exists "${name}" with (force)`);
     }
   }, 60_000);
 });
