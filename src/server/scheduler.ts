@@ -7,7 +7,8 @@ import { processSubscriptionPeriodEnds } from './features/subscription/period-en
 export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyInstance): Promise<void> };
 
 // Periodic jobs (outbox delivery, card expiry, subscription period ends, key retention). Each
-// run is idempotent and safe to run on every instance at once, so no leader election is needed.
+// run is idempotent and safe to run on every instance at once, so no leader election is needed
+// (docs/scaling.md; scheduler.test.ts runs every job on three instances at once).
 export const scheduledJobs: ScheduledJob[] = [
   { name: 'expire-cards', intervalMs: EXPIRE_CARDS_INTERVAL_MS, run: async (app) => void (await expireCards(app.db, app.now())) },
   { name: 'purge-idempotency-keys', intervalMs: 60 * 60 * 1000, run: (app) => purgeExpiredIdempotencyKeys(app.db, app.now()) },
