@@ -52,8 +52,14 @@ export const users = pgTable(
     promoStart: ts('promo_start'),
     promoEnd: ts('promo_end'),
     preferredPayout: text('preferred_payout'),
+    // Two-factor sign-in (docs/decisions/014): the TOTP secret, AES-256-GCM encrypted; the one a
+    // setup is waiting to confirm is kept apart so an unconfirmed setup never changes sign-in.
     totpSecretEnc: text('totp_secret_enc'),
     totpEnabled: boolean('totp_enabled').notNull().default(false),
+    totpPendingSecretEnc: text('totp_pending_secret_enc'),
+    totpPendingCreatedAt: ts('totp_pending_created_at'),
+    // The last 30-second step whose code was accepted: a code is never accepted twice.
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     lastUpdated: ts('last_updated').notNull().defaultNow(),
     ...demoFlags(),
   },
@@ -125,6 +131,26 @@ export const recoveryCodes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+// A sign-in whose password was right and which waits for the second factor (docs/decisions/014).
+// The browser holds the random challenge id; only its SHA-256 is stored, like a session token.
+export const twoFactorChallenges = pgTable(
+  'two_factor_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    remember: boolean('remember').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('two_factor_challenges_token_hash_key').on(t.tokenHash),
+    index('two_factor_challenges_user_idx').on(t.userId),
+    check('two_factor_challenges_attempts_check', sql`${t.attempts} >= 0`),
+  ],
 );
 
 export const outbox = pgTable(
