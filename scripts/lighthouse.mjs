@@ -138,7 +138,10 @@ function performanceFindings(lhr) {
   const metricIds = new Set(['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive', 'max-potential-fid']);
   return Object.values(lhr.audits)
     .filter((audit) => !metricIds.has(audit.id) && audit.score !== null && audit.score < 0.9 && ['numeric', 'binary', 'metricSavings'].includes(audit.scoreDisplayMode))
-    .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+    .map((audit) => {
+      const shifted = audit.id === 'layout-shifts' ? (audit.details?.items ?? []).map((item) => item.node?.snippet).filter(Boolean).slice(0, 2) : [];
+      return `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ''}${shifted.length ? `: ${shifted.join(', ')}` : ''}`;
+    });
 }
 
 async function main() {
@@ -156,10 +159,16 @@ async function main() {
           onlyCategories: ['performance', 'accessibility'],
           ...(page.signedIn ? { extraHeaders: { Cookie: cookie } } : {}),
         };
-        const runner = await lighthouse(`${server.url}${page.path}`, flags, formFactor === 'desktop' ? desktopConfig : undefined);
-        if (!runner) throw new Error(`lighthouse returned nothing for ${page.path}`);
-        const { lhr } = runner;
-        if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+        // NO_NAVSTART ("run Lighthouse again") now and then with this Chromium: up to three tries.
+        let lhr;
+        for (let attempt = 1; ; attempt += 1) {
+          const runner = await lighthouse(`${server.url}${page.path}`, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+          if (!runner) throw new Error(`lighthouse returned nothing for ${page.path}`);
+          lhr = runner.lhr;
+          if (!lhr.runtimeError) break;
+          if (attempt >= 3) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+          console.warn(`    ${page.path}: ${lhr.runtimeError.code}, trying again`);
+        }
         const finalUrl = lhr.finalDisplayedUrl ?? lhr.finalUrl;
         const result = {
           page: page.name,

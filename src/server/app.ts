@@ -142,6 +142,9 @@ async function registerWeb(app: FastifyInstance, webRoot: string) {
     root: webRoot,
     wildcard: false,
     index: false,
+    // dist/web holds .br and .gz copies of its text assets (scripts/precompress-web.mjs, run by
+    // build:web): browsers that accept them get them; the others get the original file.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       // Hashed assets never change; index.html must always be fresh so new deploys are picked up.
       reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
