@@ -2,6 +2,7 @@
 // change. The messages are the spec's (§5, §8) so the server's 400 answers and the web forms say
 // the same thing: the server returns the first issue's message, a form shows each field's first.
 import { z } from 'zod';
+import { profile } from './me';
 import { EMAIL_MESSAGES, MAX_PASSWORD_LENGTH, PASSWORD_MESSAGES, emailProblem, normaliseEmail, passwordProblem } from '../core/passwords';
 
 export { EMAIL_MESSAGES, PASSWORD_MESSAGES };
@@ -46,7 +47,7 @@ export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).
 // A password being checked against a stored hash: only "present" is validated, so a sign-in
 // form never hints at the rule. The cap only stops absurd bodies from reaching argon2.
 const MAX_CHECKED_PASSWORD_LENGTH = MAX_PASSWORD_LENGTH * 8;
-const existingPasswordField = (requiredMessage: string) =>
+export const existingPasswordField = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .min(1, requiredMessage)
@@ -59,6 +60,18 @@ export const loginRequest = z.object({
   rememberMe: z.boolean().default(false),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
+
+/** The answer to a right password when the account has two-factor sign-in on: no session yet. */
+export const loginTwoFactorChallenge = z.object({
+  twoFactorRequired: z.literal(true),
+  /** Sent back with the code to POST /api/auth/login/two-factor; valid 5 minutes, 5 attempts. */
+  challengeId: z.string(),
+});
+export type LoginTwoFactorChallenge = z.infer<typeof loginTwoFactorChallenge>;
+
+/** POST /api/auth/login: the profile (signed in) or, with two-factor sign-in on, the challenge. */
+export const loginResponse = z.union([profile, loginTwoFactorChallenge]);
+export type LoginResponse = z.infer<typeof loginResponse>;
 
 // ---- Register ---------------------------------------------------------------------------------
 const bothStrings = (value: unknown, a: string, b: string) => {

@@ -49,6 +49,21 @@ export function emailChangedEmail(input: { to: string; newEmail: string; appUrl:
   };
 }
 
+/** Two-factor sign-in turned on or off, or new recovery codes made (the codes are never e-mailed). */
+export function twoFactorChangedEmail(input: { to: string; appUrl: string; change: 'enabled' | 'disabled' | 'recovery_codes' }): MailMessage {
+  const what: Record<typeof input.change, [subject: string, body: string]> = {
+    enabled: ['Two-factor sign-in is on for your PayWeave account', 'Two-factor sign-in was turned on for your PayWeave account, and every other signed-in device was signed out.'],
+    disabled: ['Two-factor sign-in is off for your PayWeave account', 'Two-factor sign-in was turned off for your PayWeave account. Signing in now needs only your password.'],
+    recovery_codes: ['New PayWeave recovery codes', 'New recovery codes were made for your PayWeave account; the old ones no longer work.'],
+  };
+  const [subject, body] = what[input.change];
+  return {
+    to: input.to,
+    subject,
+    text: [body, '', `If this was not you, reset your password now (${input.appUrl}/reset-password) and contact support@payweave.example.`].join('\n'),
+  };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -13,6 +13,8 @@ export const AUTH_RATE_LIMITS = {
   passwordResetConfirm: { perIp: 20 },
   /** Current-password checks of a signed-in user (settings, re-authentication). */
   passwordCheck: { perUser: 10 },
+  /** Second-factor codes (sign-in step, enable, disable): like sign-in, per IP and per account. */
+  twoFactor: { perIp: 30, perUser: 10 },
 } as const;
 
 export async function limitByIpAndEmail(
@@ -41,4 +43,14 @@ export async function limitPasswordChecks(db: DbOrTx, input: { userId: string; n
     windowMs: MINUTE_MS,
     now: input.now,
   });
+}
+
+/** Second-factor codes from one address (the sign-in step, before the challenge is looked up). */
+export async function limitTwoFactorByIp(db: DbOrTx, input: { ip: string; now: Date }): Promise<void> {
+  await rateLimit(db, { key: rateLimitKey('twoFactor:ip', input.ip), limit: AUTH_RATE_LIMITS.twoFactor.perIp, windowMs: MINUTE_MS, now: input.now });
+}
+
+/** Second-factor codes tried against one account, wherever they come from. */
+export async function limitTwoFactorByUser(db: DbOrTx, input: { userId: string; now: Date }): Promise<void> {
+  await rateLimit(db, { key: rateLimitKey('twoFactor:user', input.userId), limit: AUTH_RATE_LIMITS.twoFactor.perUser, windowMs: MINUTE_MS, now: input.now });
 }

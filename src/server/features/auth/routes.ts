@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   AUTH_MESSAGES,
   loginRequest,
+  loginResponse,
   passwordResetAccepted,
   passwordResetConfirmRequest,
   passwordResetRequest,
@@ -12,6 +13,7 @@ import {
   registerRequest,
 } from '../../../contracts/auth';
 import { errorResponse } from '../../../contracts/common';
+import { loginTwoFactorRequest } from '../../../contracts/two-factor';
 import { profile } from '../../../contracts/me';
 import { audit } from '../../lib/audit';
 import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
@@ -20,6 +22,8 @@ import { limitByIpAndEmail, limitResetConfirm } from './limits';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset';
 import { registerUser } from './register-user';
 import { signIn } from './sign-in';
+import { totpKey } from './two-factor';
+import { completeTwoFactorSignIn } from './two-factor-sign-in';
 
 const noContent = z.null().describe('No content');
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
@@ -61,19 +65,47 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign in (a new session cookie; remember-me keeps it 30 days)',
+        summary:
+          'Sign in (a new session cookie; remember-me keeps it 30 days). With two-factor sign-in on, a right password answers {twoFactorRequired, challengeId} and no session: continue with POST /api/auth/login/two-factor',
         body: loginRequest,
-        response: { 200: profile, ...errors },
+        response: { 200: loginResponse, ...errors },
       },
     },
     async (request, reply) => {
       const now = app.now();
       await limitByIpAndEmail(app.db, { action: 'login', ip: request.ip, email: request.body.email, now });
-      const { profile: signedIn, session } = await signIn(app.db, {
+      const result = await signIn(app.db, {
         email: request.body.email,
         password: request.body.password,
         rememberMe: request.body.rememberMe,
         now,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        previousSessionId: request.auth?.sessionId,
+      });
+      if ('challengeId' in result) return reply.status(200).send({ twoFactorRequired: true, challengeId: result.challengeId });
+      setSessionCookie(request, reply, result.session);
+      return reply.status(200).send(result.profile);
+    },
+  );
+
+  app.post(
+    '/auth/login/two-factor',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Second sign-in step: a code from the authenticator app or a single-use recovery code (challenge valid 5 minutes, 5 attempts); sets the session cookie',
+        body: loginTwoFactorRequest,
+        response: { 200: profile, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { profile: signedIn, session } = await completeTwoFactorSignIn(app.db, {
+        challengeId: request.body.challengeId,
+        code: request.body.code,
+        key: totpKey(app.config.cardDataKey),
+        now: app.now(),
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         previousSessionId: request.auth?.sessionId,

@@ -1,5 +1,6 @@
 // Sign-in (DECISIONS §6): one answer for an unknown e-mail and a wrong password, in the same
-// time (the unknown e-mail is checked against a dummy hash); a new session on success.
+// time (the unknown e-mail is checked against a dummy hash); a new session on success, or with
+// two-factor sign-in on, a challenge for the second step (docs/decisions/014).
 import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';
 import type { Profile } from '../../../contracts/me';
@@ -11,6 +12,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
 import { loadProfile } from '../me/get-profile';
+import { createTwoFactorChallenge } from './two-factor-sign-in';
 
 export const invalidCredentials = () => new AppError(401, 'invalid_credentials', AUTH_MESSAGES.invalidCredentials);
 
@@ -26,8 +28,11 @@ export async function signIn(
     /** The session the browser had before, if any: replaced, never reused (session fixation). */
     previousSessionId?: string;
   },
-): Promise<{ profile: Profile; session: NewSession }> {
-  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, input.email));
+): Promise<{ profile: Profile; session: NewSession } | { challengeId: string }> {
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
+    .from(users)
+    .where(eq(users.email, input.email));
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
   if (!user || !ok) {
     await audit(db, {
@@ -38,6 +43,11 @@ export async function signIn(
       at: input.now,
     });
     throw invalidCredentials();
+  }
+  // Two-factor sign-in on: the password was right, but no session until the second step.
+  if (user.totpEnabled) {
+    const challengeId = await createTwoFactorChallenge(db, { userId: user.id, remember: input.rememberMe, now: input.now, ip: input.ip });
+    return { challengeId };
   }
   return inTransaction(db, async (tx) => {
     if (input.previousSessionId) await deleteSession(tx, input.previousSessionId);

@@ -11,10 +11,13 @@ import { deliverMailSoon } from '../auth/routes';
 import { changeEmail } from './change-email';
 import { changePassword } from './change-password';
 import { loadProfile } from './get-profile';
+import { twoFactorRoutes } from './two-factor-routes';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(twoFactorRoutes);
+
   app.get(
     '/me',
     { schema: { tags: ['me'], summary: 'The signed-in user’s profile (401 when signed out)', security: [{ session: [] }], response: { 200: profile, 401: errorResponse } } },
