@@ -4,7 +4,7 @@
 // happens). Every API request is matched to its session here and gets `request.auth`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { and, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError, unauthorized } from '../lib/errors';
@@ -44,6 +44,13 @@ export function isSessionLive(row: Pick<SessionRow, 'expiresAt' | 'lastSeenAt' |
 export const sessionPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('auth', null);
+    // Every API request of a signed-in user runs this lookup: prepared once (a named statement
+    // per pooled connection), it skips building the query and PostgreSQL's parse and plan.
+    const sessionByTokenHash = app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+      .prepare('session_by_token_hash');
 
     app.addHook('onRequest', async (request, reply) => {
       request.auth = null;
@@ -56,7 +63,7 @@ export const sessionPlugin = fp(
         return;
       }
       const now = app.now();
-      const [row] = await app.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      const [row] = await sessionByTokenHash.execute({ tokenHash: hashToken(token) });
       if (!row || !isSessionLive(row, now)) {
         if (row) await app.db.delete(sessions).where(eq(sessions.id, row.id));
         clearSessionCookie(request, reply);

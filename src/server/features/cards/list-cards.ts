@@ -1,8 +1,9 @@
 // GET /api/cards and GET /api/cards/:id: the user's cards, newest first (spec §7: ordered by
 // issued_at descending), filtered as /my-cards asks.
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Card, CardFilter } from '../../../contracts/cards';
+import type { Db } from '../../db/client';
 import { cards } from '../../db/schema';
 import { loadOwnedCard, toCardView } from './card-view';
 
@@ -23,13 +24,26 @@ function filterCondition(filter: CardFilter): SQL | undefined {
   }
 }
 
-export async function listCards(app: FastifyInstance, userId: string, filter: CardFilter): Promise<Card[]> {
-  const rows = await app.db
+// /my-cards is read far more often than cards change: one prepared statement per filter and
+// database handle (built once, parsed and planned once per pooled connection).
+const preparedByDb = new WeakMap<Db, Map<CardFilter, ReturnType<typeof prepareList>>>();
+
+function prepareList(db: Db, filter: CardFilter) {
+  return db
     .select()
     .from(cards)
-    .where(and(eq(cards.userId, userId), filterCondition(filter)))
+    .where(and(eq(cards.userId, sql.placeholder('userId')), filterCondition(filter)))
     .orderBy(desc(cards.issuedAt), desc(cards.id))
-    .limit(MAX_CARDS_LISTED);
+    .limit(MAX_CARDS_LISTED)
+    .prepare(`list_cards_${filter}`);
+}
+
+export async function listCards(app: FastifyInstance, userId: string, filter: CardFilter): Promise<Card[]> {
+  let prepared = preparedByDb.get(app.db);
+  if (!prepared) preparedByDb.set(app.db, (prepared = new Map()));
+  let query = prepared.get(filter);
+  if (!query) prepared.set(filter, (query = prepareList(app.db, filter)));
+  const rows = await query.execute({ userId });
   const now = app.now();
   return rows.map((row) => toCardView(row, now));
 }
