@@ -7,6 +7,7 @@
 //   npm run bench -- --strict      exit 1 when a floor is missed
 //   npm run bench -- --only cash-out,list-cards   some scenarios only (profiling)
 //   npm run bench -- --json out.json              the figures as JSON too
+//   npm run bench -- --skip-ceilings              scenarios only (A/B runs; BENCH_SERVER_ENTRY=other bundle)
 import { existsSync, writeFileSync } from 'node:fs';
 import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { parseOptions } from './lib/options';
@@ -17,6 +18,8 @@ import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/sc
 
 const options = parseOptions(process.argv.slice(2));
 const strict = process.argv.includes('--strict');
+// Profiling and before/after comparisons of one scenario: no pgbench, no bare route.
+const skipCeilings = process.argv.includes('--skip-ceilings');
 const log = (line: string) => console.log(`[bench] ${line}`);
 
 function skipOrFail(message: string): never {
@@ -64,12 +67,16 @@ async function main(): Promise<number> {
   };
   log(`${result.mode} run; ${result.machine}`);
 
-  log(`ceiling 1: pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
-  result.pgbench = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
-  log(`  ${result.pgbench.tps.toFixed(0)} tps`);
-  log('ceiling 2: bare Fastify route');
-  result.bare = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
-  log(`  ${result.bare.rps.toFixed(0)} req/s`);
+  if (skipCeilings) {
+    log('ceilings skipped (--skip-ceilings): no ratios, no floors on throughput');
+  } else {
+    log(`ceiling 1: pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
+    result.pgbench = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
+    log(`  ${result.pgbench.tps.toFixed(0)} tps`);
+    log('ceiling 2: bare Fastify route');
+    result.bare = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
+    log(`  ${result.bare.rps.toFixed(0)} req/s`);
+  }
 
   const dbName = `payweave_bench_${process.pid}`;
   const databaseUrl = await createDatabase(dbName);

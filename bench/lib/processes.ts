@@ -88,7 +88,8 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
   };
 }
 
-export const SERVER_ENTRY = path.join(projectRoot, 'dist', 'server', 'main.mjs');
+// BENCH_SERVER_ENTRY: another bundle of the server (e.g. a before/after comparison of a change).
+export const SERVER_ENTRY = path.resolve(process.env.BENCH_SERVER_ENTRY ?? path.join(projectRoot, 'dist', 'server', 'main.mjs'));
 
 /** The production build on `databaseUrl`: demo delays 0, no random declines, rate limits off. */
 export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Child & { dataDir: string }> {
