@@ -41,6 +41,8 @@ function canonicalJson(value: unknown): string {
  * Runs `work` once per (user, key). Business errors (AppError) roll the transaction back and
  * release the key, so a retry re-evaluates: nothing was done, so nothing can be done twice.
  */
+// The claim and the store run on every money request: as named statements (always the same
+// text), PostgreSQL parses and plans them once per connection instead of once per request.
 export async function withIdempotency(
   db: Db,
   input: { userId: string; key: string; fingerprint: string; now: Date },
@@ -59,7 +61,9 @@ export async function withIdempotency(
         set: { fingerprint: input.fingerprint, responseStatus: 0, responseBody: sql`'null'::jsonb`, createdAt: sql`excluded.created_at` },
         setWhere: lt(idempotencyKeys.createdAt, expiredBefore),
       })
-      .returning({ key: idempotencyKeys.key });
+      .returning({ key: idempotencyKeys.key })
+      .prepare('idempotency_claim')
+      .execute();
     if (claimed.length === 0) {
       const [stored] = await tx
         .select()
@@ -73,7 +77,9 @@ export async function withIdempotency(
     await tx
       .update(idempotencyKeys)
       .set({ responseStatus: response.status, responseBody: response.body as object })
-      .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
+      .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)))
+      .prepare('idempotency_store')
+      .execute();
     return { ...response, replayed: false };
   });
 }

@@ -69,7 +69,9 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
     })
     .from(users)
     .where(eq(users.id, userId))
-    .for('share');
+    .for('share')
+    .prepare('cashout_user')
+    .execute();
   if (!user) throw notFound('Account not found.');
   const plan = user.subscription as PlanId;
 
@@ -125,7 +127,10 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
       createdAt: now,
       ...demoFlags(app),
     })
-    .returning();
+    .returning()
+    // Named statements (fixed text): parsed and planned once per connection.
+    .prepare('cashout_transaction')
+    .execute();
   if (!row) throw new Error('cashout transaction insert returned nothing');
 
   // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
