@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { loginRequest } from '../../../contracts/auth';
 import { errorMessage } from '../../lib/api';
@@ -11,9 +11,13 @@ import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
 import { safeNextPath, useLogin } from './api/auth';
 import { useSession } from './api/session';
+import { TwoFactorStep } from './TwoFactorStep';
 import './auth.css';
 
-/** Spec §2 /login: e-mail, password, remember me; then the page asked for, or /dashboard. */
+/**
+ * Spec §2 /login: e-mail, password, remember me; then the page asked for, or /dashboard. With
+ * two-factor sign-in on, a right password leads to the code step (docs/decisions/014).
+ */
 export default function LoginPage() {
   const [params] = useSearchParams();
   const next = safeNextPath(params.get('next'));
@@ -22,7 +26,15 @@ export default function LoginPage() {
   const { profile } = useSession();
   const login = useLogin();
   const [failure, setFailure] = useState<string | null>(null);
+  const [challengeId, setChallengeId] = useState<string | null>(null);
+  // Set when the user comes back from the code step: focus returns to this step's heading.
+  const [returned, setReturned] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
   const form = useZodForm(loginRequest, { defaultValues: { email: '', password: '', rememberMe: false } });
+
+  useEffect(() => {
+    if (returned && challengeId === null) heading.current?.focus();
+  }, [returned, challengeId]);
 
   // Auth screens are for visitors (spec §6): a signed-in user goes on to the app.
   if (profile && !login.isPending && !login.isSuccess) return <Navigate to={next} replace />;
@@ -30,9 +42,13 @@ export default function LoginPage() {
   async function onSubmit(values: { email: string; password: string; rememberMe: boolean }) {
     setFailure(null);
     try {
-      await login.mutateAsync(values);
-      toast.success('Logged in successfully!');
-      await navigate(next, { replace: true });
+      const result = await login.mutateAsync(values);
+      if ('twoFactorRequired' in result) {
+        form.resetField('password');
+        setChallengeId(result.challengeId);
+        return;
+      }
+      await signedIn();
     } catch (error) {
       setFailure(errorMessage(error, 'Failed to log in'));
       toast.error('Failed to log in');
@@ -40,10 +56,31 @@ export default function LoginPage() {
     }
   }
 
+  async function signedIn() {
+    toast.success('Logged in successfully!');
+    await navigate(next, { replace: true });
+  }
+
+  if (challengeId) {
+    return (
+      <TwoFactorStep
+        challengeId={challengeId}
+        onSignedIn={signedIn}
+        onRestart={(message) => {
+          setFailure(message);
+          setChallengeId(null);
+          setReturned(true);
+        }}
+      />
+    );
+  }
+
   return (
     <div className="auth-page">
       <Card className="auth-card">
-        <h1>Sign in</h1>
+        <h1 ref={heading} tabIndex={-1} className="auth-step-heading">
+          Sign in
+        </h1>
         <p className="auth-lead">Welcome back. Sign in to combine your payment sources into one card.</p>
         {failure && (
           <Notice tone="error" role="alert" className="form-alert">

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { loginRequest, passwordResetAccepted, registerRequest } from '../../../../contracts/auth';
+import type { LoginResponse, loginRequest, passwordResetAccepted, registerRequest } from '../../../../contracts/auth';
+import type { loginTwoFactorRequest } from '../../../../contracts/two-factor';
 import type { Profile } from '../../../../contracts/me';
 import { api } from '../../../lib/api';
 import { publicConfigQueryKey } from '../../../lib/public-config';
@@ -10,6 +11,7 @@ import { sessionQueryKey } from './session';
 // session: whatever was cached for a previous user is dropped, and ['me'] becomes the new profile.
 
 type LoginBody = z.input<typeof loginRequest>;
+type LoginTwoFactorBody = z.input<typeof loginTwoFactorRequest>;
 type RegisterBody = z.input<typeof registerRequest>;
 type ResetAccepted = z.infer<typeof passwordResetAccepted>;
 
@@ -19,10 +21,22 @@ function startSession(client: QueryClient, profile: Profile) {
   void client.invalidateQueries({ queryKey: sessionQueryKey });
 }
 
+/** The password step: a profile (signed in), or with two-factor sign-in on, a challenge for the code. */
 export function useLogin() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => api<Profile>('/api/auth/login', { method: 'POST', body }),
+    mutationFn: (body: LoginBody) => api<LoginResponse>('/api/auth/login', { method: 'POST', body }),
+    onSuccess: (result) => {
+      if (!('twoFactorRequired' in result)) startSession(client, result);
+    },
+  });
+}
+
+/** The second step: the challenge of the password step and a code from the app or a recovery code. */
+export function useLoginTwoFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LoginTwoFactorBody) => api<Profile>('/api/auth/login/two-factor', { method: 'POST', body }),
     onSuccess: (profile) => startSession(client, profile),
   });
 }

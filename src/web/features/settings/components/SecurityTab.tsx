@@ -7,12 +7,15 @@ import { Notice } from '../../../ui/Notice';
 import { PasswordChecklist } from '../../../ui/PasswordChecklist';
 import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
+import { useSession } from '../../auth/api/session';
 import { useChangePassword } from '../api/account';
+import { TwoFactorPanel } from './TwoFactorPanel';
 
 const EMPTY: ChangePasswordFormValues = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
 
-/** Settings → Security: change the password with the live checklist (spec §5). */
+/** Settings → Security: change the password with the live checklist (spec §5), and two-factor sign-in. */
 export function SecurityTab() {
+  const { profile } = useSession();
   const toast = useToast();
   const change = useChangePassword();
   const [failure, setFailure] = useState<string | null>(null);
@@ -52,6 +55,7 @@ export function SecurityTab() {
           </Button>
         </div>
       </Form>
+      <TwoFactorPanel enabled={profile?.twoFactorEnabled ?? false} />
     </div>
   );
 }
