@@ -74,7 +74,7 @@ export function TwoFactorStep({ challengeId, onSignedIn, onRestart }: Props) {
           </Notice>
         )}
         {mode === 'totp' ? (
-          <Form key="totp" form={totpForm} onSubmit={submit} aria-label="Authentication code">
+          <Form key="totp" form={totpForm} onSubmit={submit} aria-label="Sign in with an authentication code">
             <TextField
               name="code"
               label="Authentication code"
@@ -89,7 +89,7 @@ export function TwoFactorStep({ challengeId, onSignedIn, onRestart }: Props) {
             </Button>
           </Form>
         ) : (
-          <Form key="recovery" form={recoveryForm} onSubmit={submit} aria-label="Recovery code">
+          <Form key="recovery" form={recoveryForm} onSubmit={submit} aria-label="Sign in with a recovery code">
             <TextField name="code" label="Recovery code" hint="For example ABCDE-23456." autoComplete="off" autoCapitalize="characters" spellCheck={false} required />
             <Button type="submit" block loading={verify.isPending}>
               Verify
