@@ -16,13 +16,14 @@ export const COMBINE_NOT_FOUND = 'Could not find the saved combine.';
 
 export async function loadCombine(db: DbOrTx, userId: string, combineId: string, options: { forUpdate?: boolean } = {}): Promise<CombineRow> {
   const query = db.select().from(combines).where(and(eq(combines.id, combineId), eq(combines.userId, userId)));
-  const [row] = options.forUpdate ? await query.for('no key update') : await query;
+  // Named statements (fixed text): parsed and planned once per connection, not per request.
+  const [row] = options.forUpdate ? await query.for('no key update').prepare('load_combine_for_update').execute() : await query.prepare('load_combine').execute();
   if (!row) throw notFound(COMBINE_NOT_FOUND);
   return row;
 }
 
 export async function loadSources(db: DbOrTx, combineId: string): Promise<SourceRow[]> {
-  return db.select().from(combineSources).where(eq(combineSources.combineId, combineId)).orderBy(asc(combineSources.position));
+  return db.select().from(combineSources).where(eq(combineSources.combineId, combineId)).orderBy(asc(combineSources.position)).prepare('load_sources').execute();
 }
 
 export function sourceKind(type: string): QuoteSourceInput['kind'] {

@@ -32,7 +32,8 @@ export function pricingFor(user: UserRow, totalCents: number, remainingSpots: nu
 // takes KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
 export async function loadUser(db: DbOrTx, userId: string, options: { forUpdate?: boolean } = {}): Promise<UserRow> {
   const query = db.select().from(users).where(eq(users.id, userId));
-  const [user] = options.forUpdate ? await query.for('no key update') : await query;
+  // Named statements (fixed text): parsed and planned once per connection, not per request.
+  const [user] = options.forUpdate ? await query.for('no key update').prepare('load_user_for_update').execute() : await query.prepare('load_user').execute();
   if (!user) throw notFound('Account not found.');
   return user;
 }
