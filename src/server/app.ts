@@ -76,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof incoming === 'string' && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: options.config.trustProxy,
+    trustProxy: trustProxyOption(options.config.trustProxy),
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     requestTimeout: 30_000,
@@ -160,4 +160,9 @@ async function registerWeb(app: FastifyInstance, webRoot: string) {
     }
     return reply.sendFile('index.html');
   });
+}
+
+/** A hop count means "believe that many proxies nearest to us" (what proxy-addr does for a number). */
+function trustProxyOption(setting: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
 }

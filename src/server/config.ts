@@ -34,7 +34,14 @@ const envSchema = z.object({
     .optional(),
   APP_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanUnlessFalse.optional(),
+  // Which proxies' X-Forwarded-For to believe (docs/scaling.md): "false" (default), "true" (all:
+  // only when the balancer overwrites the header), a hop count, or proxy addresses/CIDRs, comma-separated.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .refine((v) => /^(true|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/.test(v), 'must be true, false, a hop count or comma-separated proxy addresses')
+    .transform((v): boolean | number | string[] => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((a) => a.trim())))
+    .optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // Benchmarks only (docs/decisions/013): turns the DB-backed login/register/reset limits off.
   // Exactly "true" or "false"; refused outside demo mode (see loadConfig).
@@ -53,7 +60,7 @@ export type Config = {
   smtpUrl: string | undefined;
   appUrl: string;
   logLevel: string;
-  trustProxy: boolean;
+  trustProxy: boolean | number | string[];
   dbPoolSize: number;
   /** Benchmarks only: the account rate limits count nothing and refuse nothing. Demo mode only. */
   rateLimitDisabled: boolean;
