@@ -1,7 +1,7 @@
 // The whole HTTP application as one Fastify plugin tree (fastify/demo style): tests build it
 // with their own config and database and call `app.inject()`; main.ts only listens.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -11,6 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { projectRoot } from './lib/paths';
+import { createSpaHtml, routePreloadsSchema } from './web/spa-html';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { sessionPlugin } from './plugins/session';
@@ -138,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 async function registerWeb(app: FastifyInstance, webRoot: string) {
+  const spaHtml = loadSpaHtml(webRoot);
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: false,
@@ -158,8 +160,16 @@ async function registerWeb(app: FastifyInstance, webRoot: string) {
     if (candidate.startsWith(webRoot) && urlPath !== '/' && existsSync(candidate) && !candidate.endsWith(path.sep)) {
       return reply.sendFile(path.relative(webRoot, candidate));
     }
-    return reply.sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(spaHtml(urlPath));
   });
+}
+
+/** index.html with each route's preload links (route-preloads.json is written by build:web). */
+function loadSpaHtml(webRoot: string): (urlPath: string) => string {
+  const indexHtml = readFileSync(path.join(webRoot, 'index.html'), 'utf8');
+  const preloadsFile = path.join(webRoot, 'route-preloads.json');
+  const routes = existsSync(preloadsFile) ? routePreloadsSchema.parse(JSON.parse(readFileSync(preloadsFile, 'utf8'))) : [];
+  return createSpaHtml(indexHtml, routes);
 }
 
 /** A hop count means "believe that many proxies nearest to us" (what proxy-addr does for a number). */

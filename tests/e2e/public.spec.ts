@@ -154,3 +154,19 @@ test.describe('accessibility', () => {
     }
   }
 });
+
+test.describe('first load', () => {
+  test("the HTML for a page already asks for that page's chunk, and the page still works from it", async ({ page, request }) => {
+    const html = await (await request.get('/login')).text();
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    expect(preloaded.some((href) => /\/assets\/LoginPage-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
+    for (const href of preloaded) expect((await request.get(href ?? '')).status(), href).toBe(200);
+
+    const loaded: string[] = [];
+    page.on('requestfinished', (r) => loaded.push(new URL(r.url()).pathname));
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Every preload was used by the page, not fetched for nothing (each file is requested once).
+    for (const href of preloaded) expect(loaded.filter((p) => p === href)).toHaveLength(1);
+  });
+});

@@ -23,6 +23,8 @@ import { queryRows } from '../helpers/db-snapshot';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
 import { createTestDatabase, POSTGRES_ADMIN_URL, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
+// PostgreSQL only, by design: several server processes share one database server, which in-process
+// PGlite cannot be. The pglite project reports these as skipped; the postgres project runs them.
 const onPostgres = testEngine() === 'postgres';
 const run = onPostgres && (await requireEngine());
 if (!onPostgres) {

@@ -12,6 +12,8 @@ import { registerOver, removeServerBundle, startServer, type HttpUser, type Serv
 import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
+// PostgreSQL only, by design: several server processes share one database server, which in-process
+// PGlite cannot be. The pglite project reports these as skipped; the postgres project runs them.
 const onPostgres = testEngine() === 'postgres';
 const run = onPostgres && (await requireEngine());
 if (!onPostgres) console.warn('\n*** SKIPPING scale-out: it runs two server processes on one PostgreSQL database (project "postgres" only). ***\n');
