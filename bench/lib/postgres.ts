@@ -10,10 +10,10 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** host, port and user for command-line tools (pgbench, psql). */
+/** host, port and user for command-line tools (pgbench, psql); `?host=/dir` is a Unix socket directory. */
 export function connectionParts(): { host: string; port: string; user: string } {
   const url = new URL(ADMIN_URL);
-  return { host: url.hostname || '127.0.0.1', port: url.port || '5432', user: decodeURIComponent(url.username || 'postgres') };
+  return { host: url.searchParams.get('host') || url.hostname || '127.0.0.1', port: url.port || '5432', user: decodeURIComponent(url.username || 'postgres') };
 }
 
 async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

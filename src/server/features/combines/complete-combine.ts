@@ -12,10 +12,10 @@ import { PLANS } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { Tx } from '../../db/client';
-import { cards, combineSources, combines, rebates, systemPromos, transactions, users } from '../../db/schema';
+import { cards, combines, rebates, systemPromos, transactions, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { createCardAccount, debitCard } from '../../ledger/card-accounts';
-import { postJournal, type Posting } from '../../ledger/post-journal';
+import { postJournal, rowsOf, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
@@ -208,23 +208,19 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
         ...flags,
       });
     }
-    const [captured] = await tx
-      .update(combineSources)
-      .set({
-        status: 'captured',
-        processorFeeCents: q.processorFeeCents,
-        productFeeCents: q.productFeeCents,
-        netCents: q.netCents,
-        bnplFeeMaxCents: q.bnplFeeMaxCents,
-        bnplFeeActualCents: q.bnplFeeActualCents,
-        rebateCents: q.rebateCents,
-        creationFeeCents: q.creationFeeCents,
-      })
-      .where(eq(combineSources.id, source.id))
-      .returning();
-    if (!captured) throw new Error('source capture update returned nothing');
-    capturedSources.push(captured);
+    capturedSources.push({
+      ...source,
+      status: 'captured',
+      processorFeeCents: q.processorFeeCents,
+      productFeeCents: q.productFeeCents,
+      netCents: q.netCents,
+      bnplFeeMaxCents: q.bnplFeeMaxCents,
+      bnplFeeActualCents: q.bnplFeeActualCents,
+      rebateCents: q.rebateCents,
+      creationFeeCents: q.creationFeeCents,
+    });
   }
+  await captureSources(tx, combineId, capturedSources);
 
   // BNPL rebates: owed to the user until a payout method exists to receive them.
   let firstRebateId: string | null = null;
@@ -285,7 +281,8 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     .returning();
   if (!completedRow) throw new Error('combine update returned nothing');
 
-  await afterCompletionHooks.run(tx, { userId, now });
+  // The user row is locked since the start of this transaction: its payout choice is current.
+  await afterCompletionHooks.run(tx, { userId, now, preferredPayout: user.preferredPayout });
 
   // The answer is built from the rows written above (returning), not read back: the card and,
   // when no source is BNPL, the absence of rebates are known (4 round trips less).
@@ -320,14 +317,38 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
 
 // Other features (payouts: paying pending BNPL rebates) hook into the completion transaction
 // without this file importing them.
-type CompletionHook = (tx: Tx, context: { userId: string; now: Date }) => Promise<void>;
+export type CompletionContext = { userId: string; now: Date; preferredPayout: string | null };
+type CompletionHook = (tx: Tx, context: CompletionContext) => Promise<void>;
 const hooks: CompletionHook[] = [];
 export const afterCompletionHooks = {
   add(hook: CompletionHook) {
     if (!hooks.includes(hook)) hooks.push(hook);
   },
-  async run(tx: Tx, context: { userId: string; now: Date }) {
+  async run(tx: Tx, context: CompletionContext) {
     for (const hook of hooks) await hook(tx, context);
   },
 };
 
+
+/**
+ * Marks every source captured with its final figures in one statement (one round trip however
+ * many sources), and checks that each row was there to update.
+ */
+async function captureSources(tx: Tx, combineId: string, captured: SourceRow[]): Promise<void> {
+  const values = sql.join(
+    captured.map(
+      (s) =>
+        sql`(${s.id}::uuid, ${s.processorFeeCents}::bigint, ${s.productFeeCents}::bigint, ${s.netCents}::bigint, ${s.bnplFeeMaxCents}::bigint, ${s.bnplFeeActualCents}::bigint, ${s.rebateCents}::bigint, ${s.creationFeeCents}::bigint)`,
+    ),
+    sql`, `,
+  );
+  const result = await tx.execute(sql`
+    update combine_sources cs set status = 'captured', processor_fee_cents = v.processor_fee, product_fee_cents = v.product_fee,
+      net_cents = v.net, bnpl_fee_max_cents = v.bnpl_fee_max, bnpl_fee_actual_cents = v.bnpl_fee_actual,
+      rebate_cents = v.rebate, creation_fee_cents = v.creation_fee
+    from (values ${values}) as v(id, processor_fee, product_fee, net, bnpl_fee_max, bnpl_fee_actual, rebate, creation_fee)
+    where cs.id = v.id and cs.combine_id = ${combineId}
+    returning cs.id
+  `);
+  if (rowsOf(result).length !== captured.length) throw new Error('source capture updated fewer rows than the combine has sources');
+}

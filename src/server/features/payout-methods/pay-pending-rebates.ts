@@ -14,9 +14,9 @@ export type RebatesPaid = { count: number; amountCents: number };
 /** A bound on one call's work; anything beyond waits for the next trigger. */
 const MAX_REBATES_PER_CALL = 500;
 
-export async function payPendingRebates(tx: Tx, userId: string, now: Date): Promise<RebatesPaid> {
-  const [user] = await tx.select({ preferredPayout: users.preferredPayout }).from(users).where(eq(users.id, userId));
-  const method = user?.preferredPayout ?? null;
+/** `known.preferredPayout`: the caller holds the user's row locked and passes its payout choice (no read). */
+export async function payPendingRebates(tx: Tx, userId: string, now: Date, known?: { preferredPayout: string | null }): Promise<RebatesPaid> {
+  const method = known ? known.preferredPayout : await readPreferredPayout(tx, userId);
   if (!isPayoutMethod(method)) return { count: 0, amountCents: 0 };
 
   // Claimed with a conditional update, so two transactions can never pay the same rebate twice:
@@ -52,6 +52,11 @@ export async function payPendingRebates(tx: Tx, userId: string, now: Date): Prom
     paid = { count: paid.count + 1, amountCents: paid.amountCents + claimed.amountCents };
   }
   return paid;
+}
+
+async function readPreferredPayout(tx: Tx, userId: string): Promise<string | null> {
+  const [user] = await tx.select({ preferredPayout: users.preferredPayout }).from(users).where(eq(users.id, userId));
+  return user?.preferredPayout ?? null;
 }
 
 export async function pendingRebatesOf(db: DbOrTx, userId: string): Promise<RebatesPaid> {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
 import { payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
 import { requireUser } from '../../plugins/session';
-import { afterCompletionHooks } from '../combines/complete-combine';
+import { afterCompletionHooks, type CompletionContext } from '../combines/complete-combine';
 import { payPendingRebates } from './pay-pending-rebates';
 import { addPayoutMethod, removePayoutMethod, setPreferredPayoutMethod, viewPayoutMethods } from './payout-methods-service';
 
@@ -13,8 +13,8 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
 // A combine that completes while the user already has a preferred payout method pays its BNPL
 // rebate at once, in the completion transaction. One module-level function, so registering the
 // plugin in many apps (tests) adds it once.
-async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: { userId: string; now: Date }) {
-  await payPendingRebates(tx, context.userId, context.now);
+async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: CompletionContext) {
+  await payPendingRebates(tx, context.userId, context.now, { preferredPayout: context.preferredPayout });
 }
 
 export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
