@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/server/db/client';
 import { cards, users } from '../../src/server/db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../src/server/ledger/accounts';
-import { createCardAccount } from '../../src/server/ledger/card-accounts';
+import { cardAccountInsert } from '../../src/server/ledger/card-accounts';
 import { postJournal } from '../../src/server/ledger/post-journal';
 
 export async function insertUser(db: Db, overrides: Partial<typeof users.$inferInsert> = {}): Promise<string> {
@@ -20,8 +20,8 @@ export async function insertUser(db: Db, overrides: Partial<typeof users.$inferI
 export async function insertFundedCard(db: Db, userId: string, amountCents: number, overrides: Partial<typeof cards.$inferInsert> = {}): Promise<string> {
   return db.transaction(async (tx) => {
     const cardId = randomUUID();
-    const ledgerAccountId = await createCardAccount(tx, { cardId, userId });
-    await tx.insert(cards).values({
+    const { ledgerAccountId, cte: cardAccount } = cardAccountInsert(tx, { cardId, userId });
+    await tx.with(cardAccount).insert(cards).values({
       id: cardId,
       userId,
       validUntil: new Date(Date.now() + 365 * 24 * 3600 * 1000),

@@ -4,13 +4,17 @@ import { ledgerAccounts } from '../db/schema';
 import { cardAccountCode } from './accounts';
 import { rowsOf } from './post-journal';
 
-export async function createCardAccount(tx: Tx, input: { cardId: string; userId: string }): Promise<string> {
-  const [row] = await tx
-    .insert(ledgerAccounts)
-    .values({ code: cardAccountCode(input.cardId), kind: 'card', userId: input.userId })
-    .returning({ id: ledgerAccounts.id });
-  if (!row) throw new Error('card ledger account was not created');
-  return row.id;
+/**
+ * The insert of a card's own ledger account, as a WITH clause for the card's insert: the account
+ * and the card are written by one statement (one round trip). Its id is chosen here so the card
+ * row can name it.
+ */
+export function cardAccountInsert(tx: Tx, input: { cardId: string; userId: string }) {
+  const id = crypto.randomUUID();
+  const cte = tx.$with('card_account').as(
+    tx.insert(ledgerAccounts).values({ id, code: cardAccountCode(input.cardId), kind: 'card', userId: input.userId }).returning({ id: ledgerAccounts.id }),
+  );
+  return { ledgerAccountId: id, cte };
 }
 
 export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string; last4: string };

@@ -14,7 +14,7 @@ import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { Tx } from '../../db/client';
 import { cards, combines, rebates, systemPromos, transactions, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
-import { createCardAccount, debitCard } from '../../ledger/card-accounts';
+import { cardAccountInsert, debitCard } from '../../ledger/card-accounts';
 import { postJournal, rowsOf, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
@@ -140,10 +140,11 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     generateNumber: (randomDigit) => generateCardNumber(network, randomDigit),
   });
   const cardId = crypto.randomUUID();
-  const ledgerAccountId = await createCardAccount(tx, { cardId, userId });
+  const { ledgerAccountId, cte: cardAccount } = cardAccountInsert(tx, { cardId, userId });
   const cardType = input.cardType;
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
   const [card] = await tx
+    .with(cardAccount)
     .insert(cards)
     .values({
       id: cardId,
@@ -250,18 +251,22 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     boostsUsed: user.boostsUsed,
     usedBoost: quoteView.boostUsed,
   });
-  await tx
-    .update(users)
-    .set({
-      combineTotal: counts.combineTotal,
-      boostsAvailable: counts.boostsAvailable,
-      boostsUsed: counts.boostsUsed,
-      lastUpdated: now,
-      ...(promoApplied ? { promo50offFirstYear: true, promoStart: now, promoEnd: promoEndFrom(now) } : {}),
-    })
-    .where(eq(users.id, userId));
-
+  // The user's counters and the combine's completion: one statement (the user update as a WITH clause).
+  const userCounters = tx.$with('user_counters').as(
+    tx
+      .update(users)
+      .set({
+        combineTotal: counts.combineTotal,
+        boostsAvailable: counts.boostsAvailable,
+        boostsUsed: counts.boostsUsed,
+        lastUpdated: now,
+        ...(promoApplied ? { promo50offFirstYear: true, promoStart: now, promoEnd: promoEndFrom(now) } : {}),
+      })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id }),
+  );
   const [completedRow] = await tx
+    .with(userCounters)
     .update(combines)
     .set({
       status: 'completed',
