@@ -191,6 +191,11 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
     }
     const [negative] = await queryRows<{ n: number }>(database.db, 'select count(*)::int as n from cards where remaining_amount_cents < 0');
     expect(negative?.n).toBe(0);
+    // The figures docs/proof.md records.
+    console.info(
+      `scale-out: ${PROMO_USERS} promo claims split over 2 instances for ${PROMO_SPOTS_LEFT} spots: ${won.length} won, ${lost.length} refused quote_changed, counter ${counter?.claimed}/${counter?.limit_count}; ` +
+        `${cashouts.length} concurrent cash-outs on ${cards.length} cards: ${cashouts.filter((c) => c.answer.status === 201).length} accepted, ${cashouts.filter((c) => c.answer.status === 400).length} refused (would overdraw), 0 negative balances`,
+    );
   });
 
   it('one Idempotency-Key sent to both instances at once does the work once (card creation and cash-out)', async () => {
@@ -234,5 +239,6 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
   it('the ledger balances after all of it', async () => {
     const result = await checkLedger(database.db);
     expect(result.problems).toEqual([]);
+    console.info(`scale-out ledger: ${result.journals} journals, ${result.cards} cards, ${result.problems.length} problems`);
   });
 });

@@ -110,13 +110,15 @@ describe.skipIf(!run)(`security (${testEngine()})`, () => {
     for (const response of bodyAttempts) {
       if (response.statusCode !== 404 || response.body.includes(a.email)) failures.push(`body id: ${response.statusCode} ${response.body.slice(0, 160)}`);
     }
-    for (const url of [`/api/cashouts?cardId=${ids.cardId}`, '/api/cashouts', '/api/cards', '/api/combines', '/api/combines?status=incomplete', '/api/dashboard', '/api/history.csv', '/api/me', '/api/payout-methods']) {
+    const listReads = [`/api/cashouts?cardId=${ids.cardId}`, '/api/cashouts', '/api/cards', '/api/combines', '/api/combines?status=incomplete', '/api/dashboard', '/api/history.csv', '/api/me', '/api/payout-methods'];
+    for (const url of listReads) {
       const response = await b.request('GET', url);
       const leaked = [a.email, ...aIds.filter((id) => !url.includes(id))].filter((secret) => response.body.includes(secret));
       if (response.statusCode !== 200 || leaked.length > 0) failures.push(`GET ${url}: ${response.statusCode} leaked ${leaked.join(',')}`);
     }
     expect(failures).toEqual([]);
     expect(attempts.length).toBeGreaterThanOrEqual(idBearing.length);
+    console.info(`security (${testEngine()}): user B tried ${idBearing.length} id-bearing operations with A's ids in ${attempts.length} requests, plus ${bodyAttempts.length} ids in bodies and ${listReads.length} list reads: all 404 or B's own data, nothing leaked`);
     // B's own draft aside (created before the snapshot), nothing changed.
     expect(await snapshotDatabase(t.database.db, EXCLUSIONS)).toEqual(before);
     // The ids are real: A reaches them.
@@ -321,6 +323,7 @@ describe.skipIf(!run)(`card secrets are never kept: tables, outbox and trace log
       expect(result.columnsScanned).toBeGreaterThan(30);
       expect(result.rowsScanned).toBeGreaterThan(20);
       expect(result.findings).toEqual([]);
+      console.info(`security (${testEngine()}) secret scan: ${result.columnsScanned} columns, ${result.rowsScanned} rows, ${logs.length} bytes of trace logs: ${result.findings.length} findings`);
     } finally {
       await app.close();
       await database.drop();
