@@ -20,8 +20,8 @@ import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
 import { buildCombineView, loadCombine, loadSources, type SourceRow } from './combine-view';
-import { PROMO_COUNTER_ID, readPromoStatus } from '../system/promo-status';
-import { loadUser, pricingFor } from './pricing';
+import { PROMO_COUNTER_ID } from '../system/promo-status';
+import { loadUser, pricingFor, remainingPromoSpots } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';
 
 export const CREATE_CARD_FAILED = 'Failed to create virtual card';
@@ -77,8 +77,7 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     if (!boost.ok) throw conflict(boost.message, 'boost_unavailable');
   }
 
-  const promo = await readPromoStatus(tx);
-  const pricing = pricingFor(user, row.totalAmountCents, promo.remainingCount, now);
+  const pricing = pricingFor(user, row.totalAmountCents, await remainingPromoSpots(tx, user, row.totalAmountCents, now), now);
   const { core: quote, api: quoteView } = computeQuote(row, sources, user, pricing, input);
   // Figures first: a user who reviewed other numbers must see the new ones (which may also say
   // the sources no longer cover the total, canContinue = false).

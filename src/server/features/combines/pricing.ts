@@ -38,7 +38,19 @@ export async function loadUser(db: DbOrTx, userId: string, options: { forUpdate?
   return user;
 }
 
+/**
+ * Whether the launch-promo counter can change this combine's pricing: only for a user without the
+ * promo and a total that qualifies. Otherwise the counter need not be read (one round trip less).
+ */
+export function promoCounterMatters(user: UserRow, totalCents: number, now: Date): boolean {
+  return !isPromoActive({ promoEnd: user.promoEnd, now }) && qualifiesForPromo({ totalCents, hasPromo: user.promo50offFirstYear, remainingCount: 1 });
+}
+
+/** The spots left, read only when they can matter (0 otherwise, which prices the same). */
+export async function remainingPromoSpots(db: DbOrTx, user: UserRow, totalCents: number, now: Date): Promise<number> {
+  return promoCounterMatters(user, totalCents, now) ? (await readPromoStatus(db)).remainingCount : 0;
+}
+
 export async function loadPricing(db: DbOrTx, user: UserRow, totalCents: number, now: Date): Promise<Pricing> {
-  const promo = await readPromoStatus(db);
-  return pricingFor(user, totalCents, promo.remainingCount, now);
+  return pricingFor(user, totalCents, await remainingPromoSpots(db, user, totalCents, now), now);
 }
