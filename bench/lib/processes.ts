@@ -60,17 +60,20 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
   exited.then(() => running.delete(child), () => {});
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  let lastAnswer = 'no answer';
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.at(-1)} exited with ${child.exitCode} before it was ready:\n${output}`);
     try {
       const response = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1_000) });
       if (response.ok) break;
-    } catch {
-      // not listening yet
+      lastAnswer = `${response.status} ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      // not listening yet (kept for the message if it never does)
+      lastAnswer = (error as Error).message;
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${args.at(-1)} not ready on ${url} after 60 s:\n${output}`);
+      throw new Error(`${args.at(-1)} not ready on ${url} after 60 s (last ${readyPath}: ${lastAnswer}):\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
