@@ -1,11 +1,11 @@
 // A small JSON client over fetch for preparing the benchmark's data through the real API
 // (accounts, plans, drafts, cards): the measured runs then only replay prepared requests.
 import { randomUUID } from 'node:crypto';
+// Demo-mode test numbers (the processor simulator accepts them; nothing real is charged), the
+// same ones the API tests use.
+import { TEST_MASTERCARD as MASTERCARD, TEST_VISA as VISA } from '../../tests/helpers/api-client';
 
 export const BENCH_PASSWORD = 'Bench-Pass-2026';
-// Demo-mode test numbers (the processor simulator accepts them; nothing real is charged).
-const VISA = '4242424242424242';
-const MASTERCARD = '5555555555554444';
 const expYear = new Date().getUTCFullYear() + 2;
 
 export type Answer = { status: number; body: unknown; text: string; headers: Headers };

@@ -7,7 +7,7 @@ import { isProviderAllowed, isSourceType } from './fees';
 import type { ProviderId, SourceType } from './fees';
 import { MESSAGES, parseMoneyInput } from './money';
 
-/** Pre-authorisation of this number always fails with insufficient_funds (DECISIONS §4). */
+/** The public demo test number whose pre-authorisation always fails with insufficient_funds (DECISIONS §4); not a real card. */
 export const DECLINE_TEST_CARD = '4000000000009995';
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover';
@@ -44,7 +44,7 @@ export function normaliseCardNumber(input: string): string {
   return input.replace(/[\s-]/g, '');
 }
 
-/** "4242424242424242" → "4242 4242 4242 4242", as typed into a card field (max 19 digits). */
+/** The digits typed into a card field, in groups of four ("4242 4242 ..."), at most 19 digits. */
 export function groupCardNumber(input: string): string {
   const digits = input.replace(/\D/g, '').slice(0, 19);
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');

@@ -14,7 +14,7 @@
 // The e2e server must have stopped (PGlite allows one process at a time).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DECLINED_TEST_CARD } from '../../src/server/adapters/card-processor';
+import { DECLINE_TEST_CARD } from '../../src/core/cards';
 import { openDatabase } from '../../src/server/db/client';
 import { decryptCardSecret } from '../../src/server/lib/card-crypto';
 import { projectRoot } from '../../src/server/lib/paths';
@@ -23,7 +23,7 @@ import { cardLikeNumbers, cardNumbersIn, luhnValid, scanDatabaseAndTexts, scanTe
 
 export const SERVER_LOG_NAME = 'server.log';
 /** Cards every demo flow may use, whether or not a spec spells them out. */
-const DEMO_TEST_CARDS = ['4242424242424242', '5555555555554444', '4111111111111111', DECLINED_TEST_CARD];
+const DEMO_TEST_CARDS = ['4242424242424242', '5555555555554444', '4111111111111111', DECLINE_TEST_CARD];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];

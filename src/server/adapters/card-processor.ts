@@ -1,5 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { liveModeNotImplemented } from '../lib/errors';
+// DECISIONS §4: this one test number always declines in demo mode.
+import { DECLINE_TEST_CARD } from '../../core/cards';
 
 export type PreauthorizeInput = {
   cardNumber: string;
@@ -31,14 +33,13 @@ export interface CardProcessor {
   issueCard(input: { network: 'visa' | 'mastercard'; expMonth: number; expYear: number; generateNumber: (randomDigit: () => number) => string }): Promise<IssuedCard>;
 }
 
-export const DECLINED_TEST_CARD = '4000000000009995';
 export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds for pre-authorization';
 
 export function createDemoCardProcessor(options: { declineRate: number; random?: () => number }): CardProcessor {
   const random = options.random ?? Math.random;
   return {
     async preauthorize(input) {
-      if (input.cardNumber === DECLINED_TEST_CARD || random() < options.declineRate) {
+      if (input.cardNumber === DECLINE_TEST_CARD || random() < options.declineRate) {
         return { ok: false, code: 'insufficient_funds', message: INSUFFICIENT_FUNDS_MESSAGE };
       }
       return { ok: true, token: `tok_demo_${randomBytes(12).toString('hex')}`, authorizationId: `auth_demo_${randomUUID()}` };
