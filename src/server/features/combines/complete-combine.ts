@@ -333,7 +333,6 @@ export const afterCompletionHooks = {
   },
 };
 
-
 /**
  * Marks every source captured with its final figures in one statement (one round trip however
  * many sources), and checks that each row was there to update.

@@ -5,7 +5,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { isPayoutMethod } from '../../../core/plans';
 import type { DbOrTx, Tx } from '../../db/client';
-import { rebates, users } from '../../db/schema';
+import { rebates } from '../../db/schema';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
 
@@ -14,9 +14,11 @@ export type RebatesPaid = { count: number; amountCents: number };
 /** A bound on one call's work; anything beyond waits for the next trigger. */
 const MAX_REBATES_PER_CALL = 500;
 
-/** `known.preferredPayout`: the caller holds the user's row locked and passes its payout choice (no read). */
-export async function payPendingRebates(tx: Tx, userId: string, now: Date, known?: { preferredPayout: string | null }): Promise<RebatesPaid> {
-  const method = known ? known.preferredPayout : await readPreferredPayout(tx, userId);
+/**
+ * `method`: the user's preferred payout method as the caller's transaction has it (every caller
+ * holds the user's row locked and has just read or written it), so it is not read again.
+ */
+export async function payPendingRebates(tx: Tx, userId: string, method: string | null, now: Date): Promise<RebatesPaid> {
   if (!isPayoutMethod(method)) return { count: 0, amountCents: 0 };
 
   // Claimed with a conditional update, so two transactions can never pay the same rebate twice:
@@ -52,11 +54,6 @@ export async function payPendingRebates(tx: Tx, userId: string, now: Date, known
     paid = { count: paid.count + 1, amountCents: paid.amountCents + claimed.amountCents };
   }
   return paid;
-}
-
-async function readPreferredPayout(tx: Tx, userId: string): Promise<string | null> {
-  const [user] = await tx.select({ preferredPayout: users.preferredPayout }).from(users).where(eq(users.id, userId));
-  return user?.preferredPayout ?? null;
 }
 
 export async function pendingRebatesOf(db: DbOrTx, userId: string): Promise<RebatesPaid> {

@@ -81,12 +81,13 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
       .onConflictDoNothing()
       .returning({ method: payoutMethods.method });
     if (inserted.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');
+    const preferred = user.preferredPayout ?? method;
     if (!user.preferredPayout) {
       await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
     } else {
       await tx.update(users).set({ lastUpdated: now }).where(eq(users.id, userId));
     }
-    const paid = await payPendingRebates(tx, userId, now);
+    const paid = await payPendingRebates(tx, userId, preferred, now);
     return answer(tx, userId, payoutMethodAdded(method), paid);
   });
 }
@@ -125,7 +126,7 @@ export async function setPreferredPayoutMethod(app: FastifyInstance, userId: str
     if (!saved) throw notFound(payoutMethodNotSaved(method));
     if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
     await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
-    const paid = await payPendingRebates(tx, userId, now);
+    const paid = await payPendingRebates(tx, userId, method, now);
     return answer(tx, userId, payoutMethodPreferred(method), paid);
   });
 }

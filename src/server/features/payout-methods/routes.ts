@@ -14,7 +14,7 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
 // rebate at once, in the completion transaction. One module-level function, so registering the
 // plugin in many apps (tests) adds it once.
 async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: CompletionContext) {
-  await payPendingRebates(tx, context.userId, context.now, { preferredPayout: context.preferredPayout });
+  await payPendingRebates(tx, context.userId, context.preferredPayout, context.now);
 }
 
 export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
