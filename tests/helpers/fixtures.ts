@@ -2,9 +2,9 @@
 // going through the whole wizard. They write through the same ledger code the app uses.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/server/db/client';
-import { cards, users } from '../../src/server/db/schema';
+import { users } from '../../src/server/db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../src/server/ledger/accounts';
-import { cardAccountInsert } from '../../src/server/ledger/card-accounts';
+import { insertCardWithAccount, type NewCard } from '../../src/server/ledger/card-accounts';
 import { postJournal } from '../../src/server/ledger/post-journal';
 
 export async function insertUser(db: Db, overrides: Partial<typeof users.$inferInsert> = {}): Promise<string> {
@@ -17,13 +17,17 @@ export async function insertUser(db: Db, overrides: Partial<typeof users.$inferI
 }
 
 /** A card holding `amountCents`, funded by a balanced journal from the external funding account. */
-export async function insertFundedCard(db: Db, userId: string, amountCents: number, overrides: Partial<typeof cards.$inferInsert> = {}): Promise<string> {
+export async function insertFundedCard(db: Db, userId: string, amountCents: number, overrides: Partial<NewCard> = {}): Promise<string> {
   return db.transaction(async (tx) => {
     const cardId = randomUUID();
-    const { ledgerAccountId, cte: cardAccount } = cardAccountInsert(tx, { cardId, userId });
-    await tx.with(cardAccount).insert(cards).values({
+    await insertCardWithAccount(tx, {
       id: cardId,
       userId,
+      combineId: null,
+      type: 'general',
+      status: 'active',
+      frozen: false,
+      issuedAt: new Date(),
       validUntil: new Date(Date.now() + 365 * 24 * 3600 * 1000),
       expMonth: 12,
       expYear: 2029,
@@ -32,8 +36,14 @@ export async function insertFundedCard(db: Db, userId: string, amountCents: numb
       numberEnc: 'test',
       cvvEnc: 'test',
       originalAmountCents: amountCents,
+      amountSpentCents: 0,
       remainingAmountCents: amountCents,
-      ledgerAccountId,
+      promoApplied: false,
+      promoId: null,
+      providerRef: null,
+      simulated: true,
+      testSource: '',
+      environment: 'test',
       ...overrides,
     });
     await postJournal(tx, {

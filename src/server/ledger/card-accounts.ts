@@ -1,20 +1,42 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { ledgerAccounts } from '../db/schema';
+import { namedStatement } from '../db/named-statement';
+import { cards, ledgerAccounts } from '../db/schema';
 import { cardAccountCode } from './accounts';
 import { rowsOf } from './post-journal';
 
-/**
- * The insert of a card's own ledger account, as a WITH clause for the card's insert: the account
- * and the card are written by one statement (one round trip). Its id is chosen here so the card
- * row can name it.
- */
-export function cardAccountInsert(tx: Tx, input: { cardId: string; userId: string }) {
-  const id = crypto.randomUUID();
-  const cte = tx.$with('card_account').as(
-    tx.insert(ledgerAccounts).values({ id, code: cardAccountCode(input.cardId), kind: 'card', userId: input.userId }).returning({ id: ledgerAccounts.id }),
+type CardRow = typeof cards.$inferSelect;
+/** Every column of a new card but its ledger account (chosen here) and closed_at (null). */
+export type NewCard = Required<Omit<typeof cards.$inferInsert, 'ledgerAccountId' | 'closedAt'>>;
+
+const CARD_COLUMNS = [
+  'id', 'userId', 'combineId', 'type', 'status', 'frozen', 'issuedAt', 'validUntil', 'expMonth', 'expYear', 'network', 'last4',
+  'numberEnc', 'cvvEnc', 'originalAmountCents', 'amountSpentCents', 'remainingAmountCents', 'promoApplied', 'promoId', 'providerRef',
+  'simulated', 'testSource', 'environment',
+] as const satisfies ReadonlyArray<keyof NewCard>;
+
+// The card's own ledger account is inserted by a WITH clause of the card's insert: one statement,
+// one round trip. A named statement built once (db/named-statement.ts): every value a placeholder.
+const insertCardStatement = namedStatement('insert_card_with_account', (db) => {
+  const account = db.$with('card_account').as(
+    db
+      .insert(ledgerAccounts)
+      .values({ id: sql.placeholder('ledgerAccountId'), code: sql.placeholder('ledgerAccountCode'), kind: 'card', userId: sql.placeholder('userId') })
+      .returning({ id: ledgerAccounts.id }),
   );
-  return { ledgerAccountId: id, cte };
+  const values = Object.fromEntries([...CARD_COLUMNS, 'ledgerAccountId'].map((column) => [column, sql.placeholder(column)]));
+  return db
+    .with(account)
+    .insert(cards)
+    .values(values as unknown as typeof cards.$inferInsert)
+    .returning();
+});
+
+/** Inserts a card and its ledger account (code card:<id>) in the caller's transaction. */
+export async function insertCardWithAccount(tx: Tx, card: NewCard): Promise<CardRow> {
+  const [row] = await insertCardStatement(tx, { ...card, ledgerAccountId: crypto.randomUUID(), ledgerAccountCode: cardAccountCode(card.id) });
+  if (!row) throw new Error('card insert returned nothing');
+  return row;
 }
 
 export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string; last4: string };

@@ -7,12 +7,33 @@ import type { AccountCode } from './accounts';
 
 export type Posting = { accountCode: AccountCode; amountCents: number };
 
+/** A row of `transactions` (what the user sees of a movement), written with its journal. */
+export type JournalTransaction = {
+  id: string;
+  userId: string;
+  cardId: string;
+  type: 'cashout' | 'purchase' | 'funding' | 'transfer_in' | 'transfer_out';
+  status: 'success' | 'declined' | 'pending';
+  amountCents: number;
+  feeCents: number;
+  netAmountCents: number;
+  payoutMethod: string | null;
+  merchant: string | null;
+  combineId: string | null;
+  createdAt: Date;
+  simulated: boolean;
+  testSource: string;
+  environment: string;
+};
+
 export type JournalInput = {
   kind: 'combine_completion' | 'cashout' | 'purchase' | 'transfer' | 'rebate_payout' | 'subscription' | 'test';
   userId: string | null;
   referenceId: string | null;
   memo?: string;
   entries: Posting[];
+  /** Transaction rows this journal records, inserted by the same statement with its journal_id. */
+  transactions?: JournalTransaction[];
 };
 
 export class UnbalancedJournalError extends Error {}
@@ -42,6 +63,26 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<string> 
     entries.map((e) => sql`(${e.accountCode}::text, ${e.amountCents}::bigint)`),
     sql`, `,
   );
+  const records = input.transactions ?? [];
+  // The movement's transaction rows ride along (one round trip less per money request).
+  const recordsClause =
+    records.length === 0
+      ? sql``
+      : sql`,
+    t as (
+      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant,
+        combine_id, journal_id, created_at, simulated, test_source, environment)
+      select r.id, r.user_id, r.card_id, r.type, r.status, r.amount_cents, r.fee_cents, r.net_amount_cents, r.payout_method, r.merchant,
+        r.combine_id, j.id, r.created_at, r.simulated, r.test_source, r.environment
+      from j, (values ${sql.join(
+        records.map(
+          (r) =>
+            sql`(${r.id}::uuid, ${r.userId}::uuid, ${r.cardId}::uuid, ${r.type}::text, ${r.status}::text, ${r.amountCents}::bigint, ${r.feeCents}::bigint, ${r.netAmountCents}::bigint, ${r.payoutMethod}::text, ${r.merchant}::text, ${r.combineId}::uuid, ${r.createdAt.toISOString()}::timestamptz, ${r.simulated}::boolean, ${r.testSource}::text, ${r.environment}::text)`,
+        ),
+        sql`, `,
+      )}) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, combine_id, created_at, simulated, test_source, environment)
+      returning id
+    )`;
   const result = await tx.execute(sql`
     with j as (
       insert into journals (kind, user_id, reference_id, memo)
@@ -59,14 +100,16 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<string> 
       from (select account_id, sum(amount_cents) as amount from e group by account_id) s
       where la.id = s.account_id and la.kind = 'card'
       returning la.id
-    )
-    select (select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from b) as card_updates
+    )${recordsClause}
+    select (select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from b) as card_updates,
+      ${records.length === 0 ? sql`0` : sql`(select count(*) from t)`} as transaction_count
   `);
-  const row = rowsOf<{ journal_id: string; entry_count: string | number }>(result)[0];
+  const row = rowsOf<{ journal_id: string; entry_count: string | number; transaction_count: string | number }>(result)[0];
   if (!row || Number(row.entry_count) !== entries.length) {
     // An unknown account code would silently drop an entry; refuse the whole transaction.
     throw new UnbalancedJournalError(`journal posted ${row?.entry_count ?? 0} of ${entries.length} entries (unknown account?)`);
   }
+  if (Number(row.transaction_count) !== records.length) throw new Error(`journal wrote ${row.transaction_count} of ${records.length} transaction rows`);
   return row.journal_id;
 }
 

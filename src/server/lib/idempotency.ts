@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/client';
+import { namedStatement } from '../db/named-statement';
 import { idempotencyKeys } from '../db/schema';
 import { AppError, badRequest } from './errors';
 import { inTransaction } from './transaction';
@@ -37,12 +38,39 @@ function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+// One statement claims the key: a new key is inserted, and a key older than the retention window
+// is forgotten (overwritten: the request counts as new). A live key is left alone and nothing is
+// returned. (It was a delete and an insert: one round trip less, docs/performance.md.)
+// The claim and the store run on every money request: named statements, built once
+// (db/named-statement.ts), parsed and planned once per connection.
+const claimKey = namedStatement('idempotency_claim', (db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      userId: sql.placeholder('userId'),
+      key: sql.placeholder('key'),
+      fingerprint: sql.placeholder('fingerprint'),
+      responseStatus: 0,
+      responseBody: sql`'null'::jsonb`,
+    })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.userId, idempotencyKeys.key],
+      set: { fingerprint: sql`excluded.fingerprint`, responseStatus: 0, responseBody: sql`'null'::jsonb`, createdAt: sql`excluded.created_at` },
+      setWhere: sql`${idempotencyKeys.createdAt} < ${sql.placeholder('expiredBefore')}::timestamptz`,
+    })
+    .returning({ key: idempotencyKeys.key }),
+);
+const storeResponse = namedStatement('idempotency_store', (db) =>
+  db
+    .update(idempotencyKeys)
+    .set({ responseStatus: sql`${sql.placeholder('status')}::int`, responseBody: sql`${sql.placeholder('body')}::jsonb` })
+    .where(and(eq(idempotencyKeys.userId, sql.placeholder('userId')), eq(idempotencyKeys.key, sql.placeholder('key')))),
+);
+
 /**
  * Runs `work` once per (user, key). Business errors (AppError) roll the transaction back and
  * release the key, so a retry re-evaluates: nothing was done, so nothing can be done twice.
  */
-// The claim and the store run on every money request: as named statements (always the same
-// text), PostgreSQL parses and plans them once per connection instead of once per request.
 export async function withIdempotency(
   db: Db,
   input: { userId: string; key: string; fingerprint: string; now: Date },
@@ -50,20 +78,7 @@ export async function withIdempotency(
 ): Promise<StoredResponse & { replayed: boolean }> {
   return inTransaction(db, async (tx) => {
     const expiredBefore = new Date(input.now.getTime() - IDEMPOTENCY_RETENTION_MS);
-    // One statement claims the key: a new key is inserted, and a key older than the retention
-    // window is forgotten (overwritten: the request counts as new). A live key is left alone
-    // and nothing is returned. (It was a delete and an insert: one round trip less, docs/performance.md.)
-    const claimed = await tx
-      .insert(idempotencyKeys)
-      .values({ userId: input.userId, key: input.key, fingerprint: input.fingerprint, responseStatus: 0, responseBody: sql`'null'::jsonb` })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.userId, idempotencyKeys.key],
-        set: { fingerprint: input.fingerprint, responseStatus: 0, responseBody: sql`'null'::jsonb`, createdAt: sql`excluded.created_at` },
-        setWhere: lt(idempotencyKeys.createdAt, expiredBefore),
-      })
-      .returning({ key: idempotencyKeys.key })
-      .prepare('idempotency_claim')
-      .execute();
+    const claimed = await claimKey(tx, { userId: input.userId, key: input.key, fingerprint: input.fingerprint, expiredBefore: expiredBefore.toISOString() });
     if (claimed.length === 0) {
       const [stored] = await tx
         .select()
@@ -74,12 +89,7 @@ export async function withIdempotency(
       return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
     }
     const response = await work(tx);
-    await tx
-      .update(idempotencyKeys)
-      .set({ responseStatus: response.status, responseBody: response.body as object })
-      .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)))
-      .prepare('idempotency_store')
-      .execute();
+    await storeResponse(tx, { userId: input.userId, key: input.key, status: response.status, body: JSON.stringify(response.body ?? null) });
     return { ...response, replayed: false };
   });
 }

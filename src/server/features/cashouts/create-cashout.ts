@@ -11,10 +11,12 @@ import type { PayoutMethod, PlanId } from '../../../core/plans';
 import { isPromoActive } from '../../../core/promo';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
 import type { Tx } from '../../db/client';
-import { cards, payoutMethods, transactions, users } from '../../db/schema';
+import { namedStatement } from '../../db/named-statement';
+import type { transactions } from '../../db/schema';
+import { cards, payoutMethods, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { debitCard } from '../../ledger/card-accounts';
-import { postJournal } from '../../ledger/post-journal';
+import { postJournal, type JournalTransaction } from '../../ledger/post-journal';
 import { AppError, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
 
@@ -56,22 +58,25 @@ export async function createCashout(
   return { status: result.status, body: result.body as CreateCashoutResponse, replayed: result.replayed };
 }
 
-async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: CashoutInput): Promise<CreateCashoutResponse> {
-  const now = app.now();
-  // Lock order everywhere: user, then cards. A share lock is enough: the plan cannot change under
-  // this cash-out, and concurrent cash-outs of the same user do not wait for each other here.
-  // The user's saved payout methods come with the same statement (one round trip, not two).
-  const [user] = await tx
+// The user's plan and promo, and their saved payout methods, in one statement. A share lock is
+// enough: the plan cannot change under this cash-out, and concurrent cash-outs of the same user do
+// not wait for each other here. A named statement built once (db/named-statement.ts).
+const cashoutUserStatement = namedStatement('cashout_user', (db) =>
+  db
     .select({
       subscription: users.subscription,
       promoEnd: users.promoEnd,
       savedMethods: sql<string[] | null>`(select array_agg(${payoutMethods.method}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
     })
     .from(users)
-    .where(eq(users.id, userId))
-    .for('share')
-    .prepare('cashout_user')
-    .execute();
+    .where(eq(users.id, sql.placeholder('userId')))
+    .for('share'),
+);
+
+async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: CashoutInput): Promise<CreateCashoutResponse> {
+  const now = app.now();
+  // Lock order everywhere: user, then cards.
+  const [user] = await cashoutUserStatement(tx, { userId });
   if (!user) throw notFound('Account not found.');
   const plan = user.subscription as PlanId;
 
@@ -99,7 +104,23 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   if (!debited) throw await whyCardCannotPay(tx, userId, input);
 
   const transactionId = randomUUID();
-  const journalId = await postJournal(tx, {
+  const record: JournalTransaction = {
+    id: transactionId,
+    userId,
+    cardId: input.cardId,
+    type: 'cashout',
+    status: 'success',
+    amountCents: input.amountCents,
+    feeCents: fee.feeCents,
+    netAmountCents: fee.netCents,
+    payoutMethod: input.payoutMethod,
+    merchant: null,
+    combineId: null,
+    createdAt: now,
+    ...demoFlags(app),
+  };
+  // The transaction row is written by the journal's statement (one round trip for both).
+  await postJournal(tx, {
     kind: 'cashout',
     userId,
     referenceId: transactionId,
@@ -109,29 +130,8 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
       { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents: fee.netCents },
       { accountCode: SYSTEM_ACCOUNTS.cashoutFeeRevenue, amountCents: fee.feeCents },
     ],
+    transactions: [record],
   });
-
-  const [row] = await tx
-    .insert(transactions)
-    .values({
-      id: transactionId,
-      userId,
-      cardId: input.cardId,
-      type: 'cashout',
-      status: 'success',
-      amountCents: input.amountCents,
-      feeCents: fee.feeCents,
-      netAmountCents: fee.netCents,
-      payoutMethod: input.payoutMethod,
-      journalId,
-      createdAt: now,
-      ...demoFlags(app),
-    })
-    .returning()
-    // Named statements (fixed text): parsed and planned once per connection.
-    .prepare('cashout_transaction')
-    .execute();
-  if (!row) throw new Error('cashout transaction insert returned nothing');
 
   // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
   // allowed because they saved none, has no row to update).
@@ -147,7 +147,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
 
   return {
     success: true,
-    cashout: toCashout(row, debited.last4),
+    cashout: toCashout(record, debited.last4),
     feeRatePpm: fee.ratePpm,
     card: { id: input.cardId, status: debited.status, remainingAmountCents: debited.remainingAmountCents, amountSpentCents: debited.amountSpentCents },
     payoutId: payout.payoutId,
@@ -167,7 +167,10 @@ async function whyCardCannotPay(tx: Tx, userId: string, input: CashoutInput): Pr
   return new AppError(400, 'validation_error', exceedsBalanceMessage(card.remainingAmountCents));
 }
 
-type TransactionRow = typeof transactions.$inferSelect;
+type TransactionRow = Pick<
+  typeof transactions.$inferSelect,
+  'id' | 'cardId' | 'amountCents' | 'feeCents' | 'netAmountCents' | 'payoutMethod' | 'status' | 'createdAt' | 'simulated' | 'testSource' | 'environment'
+>;
 
 export function toCashout(row: TransactionRow, cardLast4: string): Cashout {
   return {

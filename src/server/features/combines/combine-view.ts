@@ -1,10 +1,11 @@
 // Shapes a combine row and its sources into the API's Combine (src/contracts/combines.ts).
 // Drafts show fees at the user's current rate; completed combines show what was charged.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { smallestChargeForNet } from '../../../core/fees';
 import { quoteCombine, type QuoteSourceInput } from '../../../core/quote';
 import type { Combine } from '../../../contracts/combines';
 import type { DbOrTx } from '../../db/client';
+import { namedStatement } from '../../db/named-statement';
 import { cards, combineSources, combines, rebates } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import type { Pricing } from './pricing';
@@ -14,16 +15,49 @@ export type SourceRow = typeof combineSources.$inferSelect;
 
 export const COMBINE_NOT_FOUND = 'Could not find the saved combine.';
 
+// Named statements, built once (db/named-statement.ts): parsed and planned once per connection.
+const combineOfUser = (db: DbOrTx) =>
+  db
+    .select()
+    .from(combines)
+    .where(and(eq(combines.id, sql.placeholder('combineId')), eq(combines.userId, sql.placeholder('userId'))));
+const loadCombineStatement = namedStatement('load_combine', (db) => combineOfUser(db));
+const loadCombineForUpdateStatement = namedStatement('load_combine_for_update', (db) => combineOfUser(db).for('no key update'));
+const loadSourcesStatement = namedStatement('load_sources', (db) =>
+  db
+    .select()
+    .from(combineSources)
+    .where(eq(combineSources.combineId, sql.placeholder('combineId')))
+    .orderBy(asc(combineSources.position)),
+);
+// The combine (locked) and its sources in one round trip: one row per source, the combine's
+// columns repeated (a draft has at most a handful of sources).
+const loadCombineWithSourcesForUpdateStatement = namedStatement('load_combine_with_sources_for_update', (db) =>
+  db
+    .select()
+    .from(combines)
+    .leftJoin(combineSources, eq(combineSources.combineId, combines.id))
+    .where(and(eq(combines.id, sql.placeholder('combineId')), eq(combines.userId, sql.placeholder('userId'))))
+    .orderBy(asc(combineSources.position))
+    .for('no key update', { of: combines }),
+);
+
 export async function loadCombine(db: DbOrTx, userId: string, combineId: string, options: { forUpdate?: boolean } = {}): Promise<CombineRow> {
-  const query = db.select().from(combines).where(and(eq(combines.id, combineId), eq(combines.userId, userId)));
-  // Named statements (fixed text): parsed and planned once per connection, not per request.
-  const [row] = options.forUpdate ? await query.for('no key update').prepare('load_combine_for_update').execute() : await query.prepare('load_combine').execute();
+  const [row] = await (options.forUpdate ? loadCombineForUpdateStatement : loadCombineStatement)(db, { combineId, userId });
   if (!row) throw notFound(COMBINE_NOT_FOUND);
   return row;
 }
 
 export async function loadSources(db: DbOrTx, combineId: string): Promise<SourceRow[]> {
-  return db.select().from(combineSources).where(eq(combineSources.combineId, combineId)).orderBy(asc(combineSources.position)).prepare('load_sources').execute();
+  return loadSourcesStatement(db, { combineId });
+}
+
+/** loadCombine(…, { forUpdate: true }) and loadSources in one statement. */
+export async function loadCombineWithSourcesForUpdate(db: DbOrTx, userId: string, combineId: string): Promise<{ row: CombineRow; sources: SourceRow[] }> {
+  const joined = await loadCombineWithSourcesForUpdateStatement(db, { combineId, userId });
+  const first = joined[0];
+  if (!first) throw notFound(COMBINE_NOT_FOUND);
+  return { row: first.combines, sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])) };
 }
 
 export function sourceKind(type: string): QuoteSourceInput['kind'] {

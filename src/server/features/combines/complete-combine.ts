@@ -11,15 +11,16 @@ import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
-import type { Tx } from '../../db/client';
-import { cards, combines, rebates, systemPromos, transactions, users } from '../../db/schema';
+import type { DbOrTx, Tx } from '../../db/client';
+import { namedStatement, param } from '../../db/named-statement';
+import { combines, rebates, systemPromos, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
-import { cardAccountInsert, debitCard } from '../../ledger/card-accounts';
-import { postJournal, rowsOf, type Posting } from '../../ledger/post-journal';
+import { debitCard, insertCardWithAccount } from '../../ledger/card-accounts';
+import { postJournal, rowsOf, type JournalTransaction, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
-import { buildCombineView, loadCombine, loadSources, type SourceRow } from './combine-view';
+import { buildCombineView, loadCombineWithSourcesForUpdate, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID } from '../system/promo-status';
 import { loadUser, pricingFor, remainingPromoSpots } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';
@@ -51,10 +52,9 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
   const now = app.now();
   // Lock order everywhere: user, then combine, then the promo counter, then cards.
   const user = await loadUser(tx, userId, { forUpdate: true });
-  const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
+  const { row, sources } = await loadCombineWithSourcesForUpdate(tx, userId, combineId);
   if (row.status === 'completed') throw conflict('This combine is already completed.', 'already_completed');
   if (row.status !== 'in_progress' && row.status !== 'incomplete') throw conflict('This combine can no longer be completed.', 'not_a_draft');
-  const sources = await loadSources(tx, combineId);
 
   const plan = user.subscription as Parameters<typeof checkMonthlyLimit>[0]['plan'];
   // Only a plan with a monthly limit needs this month's count (Premium+ has none).
@@ -139,36 +139,31 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     generateNumber: (randomDigit) => generateCardNumber(network, randomDigit),
   });
   const cardId = crypto.randomUUID();
-  const { ledgerAccountId, cte: cardAccount } = cardAccountInsert(tx, { cardId, userId });
   const cardType = input.cardType;
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
-  const [card] = await tx
-    .with(cardAccount)
-    .insert(cards)
-    .values({
-      id: cardId,
-      userId,
-      combineId,
-      type: cardType,
-      status: 'active',
-      issuedAt: now,
-      validUntil: cardExpiresAt(cardType, now),
-      expMonth: issued.expMonth,
-      expYear: issued.expYear,
-      network: issued.network,
-      last4: issued.number.slice(-4),
-      numberEnc: encryptCardSecret(app.config.cardDataKey, issued.number, cardId),
-      cvvEnc: encryptCardSecret(app.config.cardDataKey, issued.cvv, cardId),
-      originalAmountCents: quote.cardAmountCents,
-      remainingAmountCents: quote.cardAmountCents,
-      ledgerAccountId,
-      promoApplied,
-      promoId: promoApplied ? PROMO.id : null,
-      providerRef: issued.providerRef,
-      ...flags,
-    })
-    .returning();
-  if (!card) throw new Error('card insert returned nothing');
+  const card = await insertCardWithAccount(tx, {
+    id: cardId,
+    userId,
+    combineId,
+    type: cardType,
+    status: 'active',
+    frozen: false,
+    issuedAt: now,
+    validUntil: cardExpiresAt(cardType, now),
+    expMonth: issued.expMonth,
+    expYear: issued.expYear,
+    network: issued.network,
+    last4: issued.number.slice(-4),
+    numberEnc: encryptCardSecret(app.config.cardDataKey, issued.number, cardId),
+    cvvEnc: encryptCardSecret(app.config.cardDataKey, issued.cvv, cardId),
+    originalAmountCents: quote.cardAmountCents,
+    amountSpentCents: 0,
+    remainingAmountCents: quote.cardAmountCents,
+    promoApplied,
+    promoId: promoApplied ? PROMO.id : null,
+    providerRef: issued.providerRef,
+    ...flags,
+  });
 
   entries.push(
     { accountCode: cardAccountCode(cardId), amountCents: quote.cardAmountCents },
@@ -178,34 +173,33 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     { accountCode: SYSTEM_ACCOUNTS.rebatesPayable, amountCents: quote.rebateCents },
     { accountCode: SYSTEM_ACCOUNTS.creationFeeRevenue, amountCents: quote.creationFeeCents },
   );
-  const journalId = await postJournal(tx, { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries });
-
-  await tx.insert(transactions).values({
-    userId,
-    cardId,
-    type: 'funding',
-    amountCents: quote.cardAmountCents,
-    feeCents: quote.productFeeCents + quote.processorFeeCents + quote.bnplFeeActualCents + quote.creationFeeCents,
-    netAmountCents: quote.cardAmountCents,
-    combineId,
-    journalId,
-    ...flags,
-  });
+  // What the user sees: the new card's funding, and a transfer out of each internal source card.
+  const record = { userId, status: 'success' as const, payoutMethod: null, combineId, createdAt: now, ...flags };
+  const records: JournalTransaction[] = [
+    {
+      ...record,
+      id: crypto.randomUUID(),
+      cardId,
+      type: 'funding',
+      amountCents: quote.cardAmountCents,
+      feeCents: quote.productFeeCents + quote.processorFeeCents + quote.bnplFeeActualCents + quote.creationFeeCents,
+      netAmountCents: quote.cardAmountCents,
+      merchant: null,
+    },
+  ];
   const capturedSources: SourceRow[] = [];
   for (const [index, source] of sources.entries()) {
     const q = quote.sources[index]!;
     if (source.type === 'internal' && source.sourceCardId) {
-      await tx.insert(transactions).values({
-        userId,
+      records.push({
+        ...record,
+        id: crypto.randomUUID(),
         cardId: source.sourceCardId,
         type: 'transfer_out',
         amountCents: q.chargedCents,
         feeCents: q.productFeeCents + q.creationFeeCents,
         netAmountCents: q.netCents,
         merchant: `To card •••• ${card.last4}`,
-        combineId,
-        journalId,
-        ...flags,
       });
     }
     capturedSources.push({
@@ -220,6 +214,7 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
       creationFeeCents: q.creationFeeCents,
     });
   }
+  await postJournal(tx, { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries, transactions: records });
   await captureSources(tx, combineId, capturedSources);
 
   // BNPL rebates: owed to the user until a payout method exists to receive them.
@@ -250,39 +245,23 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     boostsUsed: user.boostsUsed,
     usedBoost: quoteView.boostUsed,
   });
-  // The user's counters and the combine's completion: one statement (the user update as a WITH clause).
-  const userCounters = tx.$with('user_counters').as(
-    tx
-      .update(users)
-      .set({
-        combineTotal: counts.combineTotal,
-        boostsAvailable: counts.boostsAvailable,
-        boostsUsed: counts.boostsUsed,
-        lastUpdated: now,
-        ...(promoApplied ? { promo50offFirstYear: true, promoStart: now, promoEnd: promoEndFrom(now) } : {}),
-      })
-      .where(eq(users.id, userId))
-      .returning({ id: users.id }),
-  );
-  const [completedRow] = await tx
-    .with(userCounters)
-    .update(combines)
-    .set({
-      status: 'completed',
-      cardId,
-      completedAt: now,
-      updatedAt: now,
-      currentStep: 7,
-      useBoost: quoteView.boostUsed,
-      creationFeeSourceIdx: input.creationFeeSourceIdx,
-      cardType,
-      promoApplied,
-      bnplFeeMaxCents: quote.bnplFeeMaxCents,
-      bnplFeeActualCents: quote.bnplFeeActualCents,
-      rebateId: firstRebateId,
-    })
-    .where(eq(combines.id, combineId))
-    .returning();
+  const [completedRow] = await (promoApplied ? completeWithPromoStatement : completeStatement)(tx, {
+    userId,
+    combineId,
+    combineTotal: counts.combineTotal,
+    boostsAvailable: counts.boostsAvailable,
+    boostsUsed: counts.boostsUsed,
+    now: now.toISOString(),
+    promoEnd: promoEndFrom(now).toISOString(),
+    cardId,
+    useBoost: quoteView.boostUsed,
+    creationFeeSourceIdx: input.creationFeeSourceIdx,
+    cardType,
+    promoApplied,
+    bnplFeeMaxCents: quote.bnplFeeMaxCents,
+    bnplFeeActualCents: quote.bnplFeeActualCents,
+    rebateId: firstRebateId,
+  });
   if (!completedRow) throw new Error('combine update returned nothing');
 
   // The user row is locked since the start of this transaction: its payout choice is current.
@@ -318,6 +297,46 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     boostMessage: counts.earnedBoost ? BOOST_EARNED_MESSAGE : null,
   };
 }
+
+// The user's counters and the combine's completion: one statement (the user update as a WITH
+// clause), a named statement built once (db/named-statement.ts); the variant for a completion
+// that claimed the launch promo also starts the user's promo year.
+function completeCombineUpdate(db: DbOrTx, withPromo: boolean) {
+  const userCounters = db.$with('user_counters').as(
+    db
+      .update(users)
+      .set({
+        combineTotal: param('combineTotal'),
+        boostsAvailable: param('boostsAvailable'),
+        boostsUsed: param('boostsUsed'),
+        lastUpdated: sql`${sql.placeholder('now')}::timestamptz`,
+        ...(withPromo ? { promo50offFirstYear: true, promoStart: sql`${sql.placeholder('now')}::timestamptz`, promoEnd: sql`${sql.placeholder('promoEnd')}::timestamptz` } : {}),
+      })
+      .where(eq(users.id, sql.placeholder('userId')))
+      .returning({ id: users.id }),
+  );
+  return db
+    .with(userCounters)
+    .update(combines)
+    .set({
+      status: 'completed',
+      cardId: param('cardId'),
+      completedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      currentStep: 7,
+      useBoost: param('useBoost'),
+      creationFeeSourceIdx: param('creationFeeSourceIdx'),
+      cardType: param('cardType'),
+      promoApplied: param('promoApplied'),
+      bnplFeeMaxCents: param('bnplFeeMaxCents'),
+      bnplFeeActualCents: param('bnplFeeActualCents'),
+      rebateId: sql`${sql.placeholder('rebateId')}::uuid`,
+    })
+    .where(eq(combines.id, sql.placeholder('combineId')))
+    .returning();
+}
+const completeStatement = namedStatement('complete_combine', (db) => completeCombineUpdate(db, false));
+const completeWithPromoStatement = namedStatement('complete_combine_with_promo', (db) => completeCombineUpdate(db, true));
 
 // Other features (payouts: paying pending BNPL rebates) hook into the completion transaction
 // without this file importing them.

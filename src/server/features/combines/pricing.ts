@@ -1,10 +1,11 @@
 // The user's pricing state for a combine: which product-fee rate applies before the review's
 // boost choice, and whether completing it would claim a launch-promo spot.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { productFeePpm } from '../../../core/fees';
 import type { PlanId } from '../../../core/plans';
 import { isPromoActive, qualifiesForPromo } from '../../../core/promo';
 import type { DbOrTx } from '../../db/client';
+import { namedStatement } from '../../db/named-statement';
 import { users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { readPromoStatus } from '../system/promo-status';
@@ -28,12 +29,14 @@ export function pricingFor(user: UserRow, totalCents: number, remainingSpots: nu
   return { plan, promoActive, promoClaim, baseProductFeePpm: productFeePpm({ plan, promoActive: promoActive || promoClaim, boostUsed: false }) };
 }
 
+const userById = (db: DbOrTx) => db.select().from(users).where(eq(users.id, sql.placeholder('userId')));
+const loadUserStatement = namedStatement('load_user', (db) => userById(db));
 // NO KEY UPDATE, not UPDATE: inserting rows that reference the user (idempotency keys, cards)
 // takes KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
+const loadUserForUpdateStatement = namedStatement('load_user_for_update', (db) => userById(db).for('no key update'));
+
 export async function loadUser(db: DbOrTx, userId: string, options: { forUpdate?: boolean } = {}): Promise<UserRow> {
-  const query = db.select().from(users).where(eq(users.id, userId));
-  // Named statements (fixed text): parsed and planned once per connection, not per request.
-  const [user] = options.forUpdate ? await query.for('no key update').prepare('load_user_for_update').execute() : await query.prepare('load_user').execute();
+  const [user] = await (options.forUpdate ? loadUserForUpdateStatement : loadUserStatement)(db, { userId });
   if (!user) throw notFound('Account not found.');
   return user;
 }

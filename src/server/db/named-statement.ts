@@ -1,0 +1,53 @@
+// Hot statements, built once. Drizzle's `.prepare(name)` gives a named statement (PostgreSQL
+// parses and plans it once per connection), but a query builder belongs to one handle: inside a
+// transaction it has to be built again for every request, and building a wide statement costs
+// 60–75 µs of CPU (docs/performance.md, round 4). Here the builder runs once per engine, with
+// `sql.placeholder(...)` for every value, and each call runs that prepared query on the caller's
+// connection (the pool or the transaction's client).
+//
+// This leans on one Drizzle internal, checked by named-statement.test.ts on both engines: a
+// prepared query runs on its `client` property, and a session holds its connection in `client`.
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from './client';
+
+type Execute<TResult> = { execute(values?: Record<string, unknown>): Promise<TResult> };
+type Prepared<TResult> = Execute<TResult> & { client: unknown };
+type Session = { client: unknown; constructor: unknown };
+
+function sessionOf(db: DbOrTx): Session {
+  const session = (db as unknown as { session?: Session }).session;
+  if (!session || !('client' in session)) throw new Error('namedStatement: this database handle has no session client');
+  return session;
+}
+
+/**
+ * A statement whose SQL text is built once per process and engine. `build` returns a Drizzle query
+ * builder whose every value is a `sql.placeholder(name)`; the returned function runs it on `db`
+ * with `values` for the placeholders.
+ */
+export function namedStatement<TResult>(
+  name: string,
+  build: (db: DbOrTx) => { prepare(name: string): Execute<TResult> },
+): (db: DbOrTx, values?: Record<string, unknown>) => Promise<TResult> {
+  // One per engine (node-postgres or PGlite session class): a process can hold both (tests).
+  const byEngine = new Map<unknown, Prepared<TResult>>();
+  return (db, values) => {
+    const session = sessionOf(db);
+    let template = byEngine.get(session.constructor);
+    if (!template) {
+      template = build(db).prepare(name) as Prepared<TResult>;
+      if (!('client' in template)) throw new Error(`namedStatement ${name}: the prepared query has no client to rebind`);
+      byEngine.set(session.constructor, template);
+    }
+    if (template.client === session.client) return template.execute(values);
+    // The same prepared query, run on this handle's connection.
+    const bound = Object.create(template) as Prepared<TResult>;
+    bound.client = session.client;
+    return bound.execute(values);
+  };
+}
+
+/** A placeholder where Drizzle's types want SQL (update's `set`, comparisons): `param('amountCents')`. */
+export function param(name: string): SQL {
+  return sql`${sql.placeholder(name)}`;
+}
