@@ -51,3 +51,23 @@ export function namedStatement<TResult>(
 export function param(name: string): SQL {
   return sql`${sql.placeholder(name)}`;
 }
+
+// Drizzle's own path for db.execute(sql), with a name: session.prepareQuery(dialect.sqlToQuery(…)).
+type RawInternals = {
+  dialect: { sqlToQuery(query: SQL): unknown };
+  session: { prepareQuery(query: unknown, fields: undefined, name: string, isResponseInArrayMode: boolean): Execute<unknown> };
+};
+
+/**
+ * A hand-written statement (data-modifying WITH clauses that the query builder cannot express) as
+ * a named statement built once. Every value is a `sql.placeholder(...)`; the result is the
+ * driver's (read it with `rowsOf`).
+ */
+export function namedSqlStatement(name: string, build: () => SQL): (db: DbOrTx, values?: Record<string, unknown>) => Promise<unknown> {
+  return namedStatement<unknown>(name, (db) => ({
+    prepare: (statementName) => {
+      const internals = db as unknown as RawInternals;
+      return internals.session.prepareQuery(internals.dialect.sqlToQuery(build()), undefined, statementName, false);
+    },
+  }));
+}

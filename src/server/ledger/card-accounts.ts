@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { namedStatement } from '../db/named-statement';
+import { namedSqlStatement, namedStatement } from '../db/named-statement';
 import { cards, ledgerAccounts } from '../db/schema';
 import { cardAccountCode } from './accounts';
 import { rowsOf } from './post-journal';
@@ -43,6 +43,23 @@ export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents
 
 type Row = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
 
+// A named statement built once (db/named-statement.ts): it runs on every purchase, cash-out and transfer.
+const debitCardStatement = namedSqlStatement(
+  'debit_card',
+  () => sql`
+    update cards set
+      remaining_amount_cents = remaining_amount_cents - ${sql.placeholder('amountCents')}::bigint,
+      amount_spent_cents = amount_spent_cents + ${sql.placeholder('spentCents')}::bigint,
+      status = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
+                    then ${sql.placeholder('statusAtZero')}::text else status end,
+      closed_at = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
+                    then now() else closed_at end
+    where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid and not frozen
+      and status = any(${sql.placeholder('allowedStatuses')}::text[]) and remaining_amount_cents >= ${sql.placeholder('amountCents')}::bigint
+    returning remaining_amount_cents, amount_spent_cents, status, last4
+  `,
+);
+
 /**
  * Takes money off a card, only if the card belongs to the user, is not frozen, is in one of the
  * allowed statuses and holds enough. The single conditional UPDATE is what makes concurrent
@@ -63,21 +80,14 @@ export async function debitCard(
   },
 ): Promise<CardBalanceChange | null> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new Error(`debitCard: bad amount ${input.amountCents}`);
-  const allowed = input.allowedStatuses ?? ['active'];
-  const statuses = sql.join(allowed.map((s) => sql`${s}`), sql`, `);
-  const spent = input.countsAsSpent ? input.amountCents : 0;
-  const result = await tx.execute(sql`
-    update cards set
-      remaining_amount_cents = remaining_amount_cents - ${input.amountCents},
-      amount_spent_cents = amount_spent_cents + ${spent},
-      status = case when ${input.statusAtZero}::text is not null and remaining_amount_cents = ${input.amountCents}
-                    then ${input.statusAtZero}::text else status end,
-      closed_at = case when ${input.statusAtZero}::text is not null and remaining_amount_cents = ${input.amountCents}
-                    then now() else closed_at end
-    where id = ${input.cardId} and user_id = ${input.userId} and not frozen
-      and status in (${statuses}) and remaining_amount_cents >= ${input.amountCents}
-    returning remaining_amount_cents, amount_spent_cents, status, last4
-  `);
+  const result = await debitCardStatement(tx, {
+    cardId: input.cardId,
+    userId: input.userId,
+    amountCents: input.amountCents,
+    spentCents: input.countsAsSpent ? input.amountCents : 0,
+    statusAtZero: input.statusAtZero,
+    allowedStatuses: input.allowedStatuses ?? ['active'],
+  });
   const row = rowsOf<Row>(result)[0];
   if (!row) return null;
   return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status, last4: row.last4 };

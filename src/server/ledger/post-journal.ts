@@ -3,6 +3,7 @@
 // before writing and enforced again by the database (deferred balance trigger, CHECKs).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
+import { namedSqlStatement } from '../db/named-statement';
 import type { AccountCode } from './accounts';
 
 export type Posting = { accountCode: AccountCode; amountCents: number };
@@ -56,40 +57,18 @@ export function compactEntries(entries: Posting[]): Posting[] {
   return [...byAccount].filter(([, amount]) => amount !== 0).map(([accountCode, amountCents]) => ({ accountCode, amountCents }));
 }
 
-export async function postJournal(tx: Tx, input: JournalInput): Promise<string> {
-  const entries = compactEntries(input.entries);
-  assertBalanced(entries);
-  const values = sql.join(
-    entries.map((e) => sql`(${e.accountCode}::text, ${e.amountCents}::bigint)`),
-    sql`, `,
-  );
-  const records = input.transactions ?? [];
-  // The movement's transaction rows ride along (one round trip less per money request).
-  const recordsClause =
-    records.length === 0
-      ? sql``
-      : sql`,
-    t as (
-      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant,
-        combine_id, journal_id, created_at, simulated, test_source, environment)
-      select r.id, r.user_id, r.card_id, r.type, r.status, r.amount_cents, r.fee_cents, r.net_amount_cents, r.payout_method, r.merchant,
-        r.combine_id, j.id, r.created_at, r.simulated, r.test_source, r.environment
-      from j, (values ${sql.join(
-        records.map(
-          (r) =>
-            sql`(${r.id}::uuid, ${r.userId}::uuid, ${r.cardId}::uuid, ${r.type}::text, ${r.status}::text, ${r.amountCents}::bigint, ${r.feeCents}::bigint, ${r.netAmountCents}::bigint, ${r.payoutMethod}::text, ${r.merchant}::text, ${r.combineId}::uuid, ${r.createdAt.toISOString()}::timestamptz, ${r.simulated}::boolean, ${r.testSource}::text, ${r.environment}::text)`,
-        ),
-        sql`, `,
-      )}) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, combine_id, created_at, simulated, test_source, environment)
-      returning id
-    )`;
-  const result = await tx.execute(sql`
+// One fixed text for every journal, whatever its number of entries and transaction rows: the
+// lists travel as arrays (unnest), so it is a named statement built once, and PostgreSQL parses
+// and plans it once per connection (docs/performance.md, round 4).
+const postJournalStatement = namedSqlStatement(
+  'post_journal',
+  () => sql`
     with j as (
       insert into journals (kind, user_id, reference_id, memo)
-      values (${input.kind}, ${input.userId}, ${input.referenceId}, ${input.memo ?? ''})
+      values (${sql.placeholder('kind')}, ${sql.placeholder('userId')}, ${sql.placeholder('referenceId')}, ${sql.placeholder('memo')})
       returning id
     ),
-    v(code, amount) as (values ${values}),
+    v as (select * from unnest(${sql.placeholder('codes')}::text[], ${sql.placeholder('amounts')}::bigint[]) as v(code, amount)),
     e as (
       insert into journal_entries (journal_id, account_id, amount_cents)
       select j.id, a.id, v.amount from j, v join ledger_accounts a on a.code = v.code
@@ -100,10 +79,55 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<string> 
       from (select account_id, sum(amount_cents) as amount from e group by account_id) s
       where la.id = s.account_id and la.kind = 'card'
       returning la.id
-    )${recordsClause}
+    ),
+    t as (
+      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant,
+        combine_id, journal_id, created_at, simulated, test_source, environment)
+      select r.id, r.user_id, r.card_id, r.type, r.status, r.amount_cents, r.fee_cents, r.net_amount_cents, r.payout_method, r.merchant,
+        r.combine_id, j.id, r.created_at, r.simulated, r.test_source, r.environment
+      from j, unnest(
+        ${sql.placeholder('tIds')}::uuid[], ${sql.placeholder('tUserIds')}::uuid[], ${sql.placeholder('tCardIds')}::uuid[],
+        ${sql.placeholder('tTypes')}::text[], ${sql.placeholder('tStatuses')}::text[], ${sql.placeholder('tAmounts')}::bigint[],
+        ${sql.placeholder('tFees')}::bigint[], ${sql.placeholder('tNets')}::bigint[], ${sql.placeholder('tPayoutMethods')}::text[],
+        ${sql.placeholder('tMerchants')}::text[], ${sql.placeholder('tCombineIds')}::uuid[], ${sql.placeholder('tCreatedAts')}::timestamptz[],
+        ${sql.placeholder('tSimulated')}::boolean[], ${sql.placeholder('tTestSources')}::text[], ${sql.placeholder('tEnvironments')}::text[]
+      ) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, combine_id, created_at,
+        simulated, test_source, environment)
+      returning id
+    )
     select (select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from b) as card_updates,
-      ${records.length === 0 ? sql`0` : sql`(select count(*) from t)`} as transaction_count
-  `);
+      (select count(*) from t) as transaction_count
+  `,
+);
+
+export async function postJournal(tx: Tx, input: JournalInput): Promise<string> {
+  const entries = compactEntries(input.entries);
+  assertBalanced(entries);
+  // The movement's transaction rows ride along (one round trip less per money request).
+  const records = input.transactions ?? [];
+  const result = await postJournalStatement(tx, {
+    kind: input.kind,
+    userId: input.userId,
+    referenceId: input.referenceId,
+    memo: input.memo ?? '',
+    codes: entries.map((e) => e.accountCode),
+    amounts: entries.map((e) => e.amountCents),
+    tIds: records.map((r) => r.id),
+    tUserIds: records.map((r) => r.userId),
+    tCardIds: records.map((r) => r.cardId),
+    tTypes: records.map((r) => r.type),
+    tStatuses: records.map((r) => r.status),
+    tAmounts: records.map((r) => r.amountCents),
+    tFees: records.map((r) => r.feeCents),
+    tNets: records.map((r) => r.netAmountCents),
+    tPayoutMethods: records.map((r) => r.payoutMethod),
+    tMerchants: records.map((r) => r.merchant),
+    tCombineIds: records.map((r) => r.combineId),
+    tCreatedAts: records.map((r) => r.createdAt.toISOString()),
+    tSimulated: records.map((r) => r.simulated),
+    tTestSources: records.map((r) => r.testSource),
+    tEnvironments: records.map((r) => r.environment),
+  });
   const row = rowsOf<{ journal_id: string; entry_count: string | number; transaction_count: string | number }>(result)[0];
   if (!row || Number(row.entry_count) !== entries.length) {
     // An unknown account code would silently drop an entry; refuse the whole transaction.

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_MASTERCARD, TEST_VISA, type ApiUser } from '../../../../tests/helpers/api-client';
-import { cards, combineSources, combines, rebates, users } from '../../db/schema';
+import { cards, combineSources, combines, rebates, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 
 const run = await requireEngine();
@@ -106,6 +106,41 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect((await checkLedger(t.database.db)).problems).toEqual([]);
     const [profile] = await t.database.db.select().from(users).where(eq(users.email, fresh.email));
     expect(profile?.combineTotal).toBe(1);
+  });
+
+  it("an existing card's balance as a source: the source card pays, and each card shows its own transaction row of the one journal", async () => {
+    const fresh = await registerUser(t.app);
+    const first = (await createCard(fresh, '100')).json();
+    const sourceCard = first.card as { id: string; last4: string; remainingAmountCents: number };
+    const combine = await startCombine(fresh, '150', '0');
+    const internal = await fresh.request('POST', `/api/combines/${combine.id}/sources`, { type: 'internal', sourceCardId: sourceCard.id, chargeCents: 5_000 });
+    expect(internal.statusCode).toBe(201);
+    const rest = internal.json().funding.suggestedChargeCents.card as number;
+    expect((await addSource(fresh, combine.id, { chargeCents: rest })).statusCode).toBe(201);
+
+    const completed = await completeWithQuote(fresh, combine.id);
+    expect(completed.statusCode).toBe(201);
+    const body = completed.json();
+    const [source] = await t.database.db.select().from(cards).where(eq(cards.id, sourceCard.id));
+    expect(source?.remainingAmountCents).toBe(sourceCard.remainingAmountCents - 5_000);
+
+    const rows = await t.database.db.select().from(transactions).where(eq(transactions.combineId, combine.id));
+    const funding = rows.find((r) => r.type === 'funding');
+    const transfer = rows.find((r) => r.type === 'transfer_out');
+    expect(rows).toHaveLength(2);
+    expect(funding).toMatchObject({ cardId: body.card.id, amountCents: body.card.originalAmountCents, netAmountCents: body.card.originalAmountCents, status: 'success', payoutMethod: null, merchant: null });
+    expect(transfer).toMatchObject({ cardId: sourceCard.id, amountCents: 5_000, status: 'success', merchant: `To card •••• ${body.card.last4}` });
+    expect(transfer?.netAmountCents).toBe(5_000 - (transfer?.feeCents ?? 0));
+    expect(transfer?.journalId).toBe(funding?.journalId);
+    expect(funding?.journalId).toBeTruthy();
+    // Both sources are captured with the figures the answer shows.
+    const stored = await t.database.db.select().from(combineSources).where(eq(combineSources.combineId, combine.id)).orderBy(combineSources.position);
+    const shown = body.combine.sources as Array<{ netCents: number; processorFeeCents: number; productFeeCents: number }>;
+    expect(stored.map((s) => s.status)).toEqual(['captured', 'captured']);
+    expect(stored.map((s) => [s.netCents, s.processorFeeCents, s.productFeeCents])).toEqual(shown.map((s) => [s.netCents, s.processorFeeCents, s.productFeeCents]));
+    expect(stored[0]?.processorFeeCents).toBe(0);
+    expect(stored[1]?.processorFeeCents).toBeGreaterThan(0);
+    expect((await checkLedger(t.database.db)).problems).toEqual([]);
   });
 
   it('the same Idempotency-Key returns the same card and charges once', async () => {

@@ -2,7 +2,7 @@
 // Everything is re-checked here from stored data; the client only says which choices it made
 // and which figures it saw (if they differ, nothing is charged: 409 quote_changed).
 import { randomInt } from 'node:crypto';
-import { and, count, eq, gte, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
 import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
@@ -13,10 +13,10 @@ import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { DbOrTx, Tx } from '../../db/client';
 import { namedStatement, param } from '../../db/named-statement';
-import { combines, rebates, systemPromos, users } from '../../db/schema';
+import { combineSources, combines, rebates, systemPromos, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { debitCard, insertCardWithAccount } from '../../ledger/card-accounts';
-import { postJournal, rowsOf, type JournalTransaction, type Posting } from '../../ledger/post-journal';
+import { postJournal, type JournalTransaction, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
@@ -215,7 +215,6 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     });
   }
   await postJournal(tx, { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries, transactions: records });
-  await captureSources(tx, combineId, capturedSources);
 
   // BNPL rebates: owed to the user until a payout method exists to receive them.
   let firstRebateId: string | null = null;
@@ -261,8 +260,10 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
     bnplFeeMaxCents: quote.bnplFeeMaxCents,
     bnplFeeActualCents: quote.bnplFeeActualCents,
     rebateId: firstRebateId,
+    ...capturedColumns(capturedSources),
   });
   if (!completedRow) throw new Error('combine update returned nothing');
+  if (completedRow.capturedCount !== capturedSources.length) throw new Error('source capture updated fewer rows than the combine has sources');
 
   // The user row is locked since the start of this transaction: its payout choice is current.
   await afterCompletionHooks.run(tx, { userId, now, preferredPayout: user.preferredPayout });
@@ -298,10 +299,13 @@ async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: strin
   };
 }
 
-// The user's counters and the combine's completion: one statement (the user update as a WITH
-// clause), a named statement built once (db/named-statement.ts); the variant for a completion
-// that claimed the launch promo also starts the user's promo year.
+// The completion's last write is one statement: the user's counters (a WITH clause), every
+// source marked captured with its final figures (a WITH clause; the figures travel as arrays, so
+// the text is the same however many sources) and the combine itself. A named statement built once
+// (db/named-statement.ts); the variant for a completion that claimed the launch promo also starts
+// the user's promo year.
 function completeCombineUpdate(db: DbOrTx, withPromo: boolean) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
   const userCounters = db.$with('user_counters').as(
     db
       .update(users)
@@ -309,20 +313,42 @@ function completeCombineUpdate(db: DbOrTx, withPromo: boolean) {
         combineTotal: param('combineTotal'),
         boostsAvailable: param('boostsAvailable'),
         boostsUsed: param('boostsUsed'),
-        lastUpdated: sql`${sql.placeholder('now')}::timestamptz`,
-        ...(withPromo ? { promo50offFirstYear: true, promoStart: sql`${sql.placeholder('now')}::timestamptz`, promoEnd: sql`${sql.placeholder('promoEnd')}::timestamptz` } : {}),
+        lastUpdated: now,
+        ...(withPromo ? { promo50offFirstYear: true, promoStart: now, promoEnd: sql`${sql.placeholder('promoEnd')}::timestamptz` } : {}),
       })
       .where(eq(users.id, sql.placeholder('userId')))
       .returning({ id: users.id }),
   );
+  const captured = db.$with('captured_sources').as(
+    db
+      .update(combineSources)
+      .set({
+        status: 'captured',
+        processorFeeCents: sql`v.processor_fee`,
+        productFeeCents: sql`v.product_fee`,
+        netCents: sql`v.net`,
+        bnplFeeMaxCents: sql`v.bnpl_fee_max`,
+        bnplFeeActualCents: sql`v.bnpl_fee_actual`,
+        rebateCents: sql`v.rebate`,
+        creationFeeCents: sql`v.creation_fee`,
+      })
+      .from(
+        sql`unnest(${sql.placeholder('sourceIds')}::uuid[], ${sql.placeholder('processorFees')}::bigint[], ${sql.placeholder('productFees')}::bigint[],
+          ${sql.placeholder('nets')}::bigint[], ${sql.placeholder('bnplFeeMaxes')}::bigint[], ${sql.placeholder('bnplFeeActuals')}::bigint[],
+          ${sql.placeholder('rebates')}::bigint[], ${sql.placeholder('creationFees')}::bigint[])
+          as v(id, processor_fee, product_fee, net, bnpl_fee_max, bnpl_fee_actual, rebate, creation_fee)`,
+      )
+      .where(and(eq(combineSources.id, sql`v.id`), eq(combineSources.combineId, sql.placeholder('combineId'))))
+      .returning({ id: combineSources.id }),
+  );
   return db
-    .with(userCounters)
+    .with(userCounters, captured)
     .update(combines)
     .set({
       status: 'completed',
       cardId: param('cardId'),
-      completedAt: sql`${sql.placeholder('now')}::timestamptz`,
-      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+      completedAt: now,
+      updatedAt: now,
       currentStep: 7,
       useBoost: param('useBoost'),
       creationFeeSourceIdx: param('creationFeeSourceIdx'),
@@ -333,7 +359,21 @@ function completeCombineUpdate(db: DbOrTx, withPromo: boolean) {
       rebateId: sql`${sql.placeholder('rebateId')}::uuid`,
     })
     .where(eq(combines.id, sql.placeholder('combineId')))
-    .returning();
+    .returning({ ...getTableColumns(combines), capturedCount: sql<number>`(select count(*)::int from captured_sources)`.mapWith(Number) });
+}
+
+/** The captured sources' figures as the completion statement's arrays. */
+function capturedColumns(captured: SourceRow[]) {
+  return {
+    sourceIds: captured.map((s) => s.id),
+    processorFees: captured.map((s) => s.processorFeeCents),
+    productFees: captured.map((s) => s.productFeeCents),
+    nets: captured.map((s) => s.netCents),
+    bnplFeeMaxes: captured.map((s) => s.bnplFeeMaxCents),
+    bnplFeeActuals: captured.map((s) => s.bnplFeeActualCents),
+    rebates: captured.map((s) => s.rebateCents),
+    creationFees: captured.map((s) => s.creationFeeCents),
+  };
 }
 const completeStatement = namedStatement('complete_combine', (db) => completeCombineUpdate(db, false));
 const completeWithPromoStatement = namedStatement('complete_combine_with_promo', (db) => completeCombineUpdate(db, true));
@@ -351,26 +391,3 @@ export const afterCompletionHooks = {
     for (const hook of hooks) await hook(tx, context);
   },
 };
-
-/**
- * Marks every source captured with its final figures in one statement (one round trip however
- * many sources), and checks that each row was there to update.
- */
-async function captureSources(tx: Tx, combineId: string, captured: SourceRow[]): Promise<void> {
-  const values = sql.join(
-    captured.map(
-      (s) =>
-        sql`(${s.id}::uuid, ${s.processorFeeCents}::bigint, ${s.productFeeCents}::bigint, ${s.netCents}::bigint, ${s.bnplFeeMaxCents}::bigint, ${s.bnplFeeActualCents}::bigint, ${s.rebateCents}::bigint, ${s.creationFeeCents}::bigint)`,
-    ),
-    sql`, `,
-  );
-  const result = await tx.execute(sql`
-    update combine_sources cs set status = 'captured', processor_fee_cents = v.processor_fee, product_fee_cents = v.product_fee,
-      net_cents = v.net, bnpl_fee_max_cents = v.bnpl_fee_max, bnpl_fee_actual_cents = v.bnpl_fee_actual,
-      rebate_cents = v.rebate, creation_fee_cents = v.creation_fee
-    from (values ${values}) as v(id, processor_fee, product_fee, net, bnpl_fee_max, bnpl_fee_actual, rebate, creation_fee)
-    where cs.id = v.id and cs.combine_id = ${combineId}
-    returning cs.id
-  `);
-  if (rowsOf(result).length !== captured.length) throw new Error('source capture updated fewer rows than the combine has sources');
-}
