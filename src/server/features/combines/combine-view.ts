@@ -30,18 +30,6 @@ const loadSourcesStatement = namedStatement('load_sources', (db) =>
     .where(eq(combineSources.combineId, sql.placeholder('combineId')))
     .orderBy(asc(combineSources.position)),
 );
-// The combine (locked) and its sources in one round trip: one row per source, the combine's
-// columns repeated (a draft has at most a handful of sources).
-const loadCombineWithSourcesForUpdateStatement = namedStatement('load_combine_with_sources_for_update', (db) =>
-  db
-    .select()
-    .from(combines)
-    .leftJoin(combineSources, eq(combineSources.combineId, combines.id))
-    .where(and(eq(combines.id, sql.placeholder('combineId')), eq(combines.userId, sql.placeholder('userId'))))
-    .orderBy(asc(combineSources.position))
-    .for('no key update', { of: combines }),
-);
-
 export async function loadCombine(db: DbOrTx, userId: string, combineId: string, options: { forUpdate?: boolean } = {}): Promise<CombineRow> {
   const [row] = await (options.forUpdate ? loadCombineForUpdateStatement : loadCombineStatement)(db, { combineId, userId });
   if (!row) throw notFound(COMBINE_NOT_FOUND);
@@ -50,14 +38,6 @@ export async function loadCombine(db: DbOrTx, userId: string, combineId: string,
 
 export async function loadSources(db: DbOrTx, combineId: string): Promise<SourceRow[]> {
   return loadSourcesStatement(db, { combineId });
-}
-
-/** loadCombine(…, { forUpdate: true }) and loadSources in one statement. */
-export async function loadCombineWithSourcesForUpdate(db: DbOrTx, userId: string, combineId: string): Promise<{ row: CombineRow; sources: SourceRow[] }> {
-  const joined = await loadCombineWithSourcesForUpdateStatement(db, { combineId, userId });
-  const first = joined[0];
-  if (!first) throw notFound(COMBINE_NOT_FOUND);
-  return { row: first.combines, sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])) };
 }
 
 export function sourceKind(type: string): QuoteSourceInput['kind'] {

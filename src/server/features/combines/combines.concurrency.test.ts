@@ -74,6 +74,36 @@ describe.skipIf(!run)(`combine concurrency (${testEngine()})`, () => {
     expect(await t.database.db.select().from(journals).where(eq(journals.referenceId, combine.id))).toHaveLength(1);
   });
 
+  it('one draft completed under 8 different keys while it is deleted and two other drafts are completed: one outcome, no deadlock', async () => {
+    // Three drafts: within the Free plan's 3 a month whatever happens to the contested one.
+    const user = await registerUser(t.app);
+    const drafts = [];
+    for (let i = 0; i < 3; i += 1) {
+      const combine = await startCombine(user, '40', '0');
+      await addSource(user, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
+      drafts.push(combine.id);
+    }
+    const [contested, ...others] = drafts as [string, ...string[]];
+    const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
+    const quote = (await user.request('POST', `/api/combines/${contested}/quote`, choices)).json();
+    const body = { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } };
+    const results = await Promise.all([
+      ...Array.from({ length: 8 }, () => user.request('POST', `/api/combines/${contested}/complete`, body, { 'idempotency-key': randomUUID() })),
+      user.request('DELETE', `/api/combines/${contested}`),
+      ...others.map((id) => completeWithQuote(user, id)),
+    ]);
+    const contestedResults = results.slice(0, 9);
+    expect(results.every((r) => r.statusCode < 500), results.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toBe(true);
+    expect(results.slice(9).map((r) => r.statusCode)).toEqual([201, 201]);
+    const contestedCards = await t.database.db.select().from(cards).where(eq(cards.combineId, contested));
+    const completedOnce = contestedResults.filter((r) => r.statusCode === 201);
+    // Either the deletion came first (no card; the completions find nothing to complete) or one
+    // completion did (one card; the deletion and the other completions are refused).
+    expect(completedOnce.length).toBe(contestedCards.length);
+    expect(contestedCards.length).toBeLessThanOrEqual(1);
+    expect(await t.database.db.select().from(journals).where(eq(journals.referenceId, contested))).toHaveLength(contestedCards.length);
+  });
+
   it('a Free user completing 6 drafts at once: exactly 3 succeed', async () => {
     const user = await registerUser(t.app);
     const drafts = [];

@@ -2,7 +2,7 @@
 // Everything is re-checked here from stored data; the client only says which choices it made
 // and which figures it saw (if they differ, nothing is charged: 409 quote_changed).
 import { randomInt } from 'node:crypto';
-import { and, count, eq, getTableColumns, gte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
 import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
@@ -18,11 +18,11 @@ import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { debitCard, insertCardWithAccount } from '../../ledger/card-accounts';
 import { postJournal, type JournalTransaction, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
-import { badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
+import { badRequest, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
-import { buildCombineView, loadCombineWithSourcesForUpdate, type SourceRow } from './combine-view';
+import { buildCombineView, COMBINE_NOT_FOUND, type CombineRow, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID } from '../system/promo-status';
-import { loadUser, pricingFor, remainingPromoSpots } from './pricing';
+import { pricingFor, remainingPromoSpots, type UserRow } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';
 
 export const CREATE_CARD_FAILED = 'Failed to create virtual card';
@@ -48,11 +48,35 @@ export async function completeCombine(
   return { status: result.status, body: result.body as CompleteCombineResponse };
 }
 
+// The user and the combine, both locked, and the combine's sources: one statement, one row per
+// source (the user's and the combine's columns repeated; a draft has a handful of sources). Both
+// locks come from one statement, so there is no order between them to get wrong; no other path
+// locks a combine and then waits for its user (draft edits lock the combine only).
+// NO KEY UPDATE, not UPDATE: inserting rows that reference the user (idempotency keys, cards) takes
+// KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
+const loadForCompletionStatement = namedStatement('load_for_completion', (db) =>
+  db
+    .select()
+    .from(users)
+    .innerJoin(combines, eq(combines.userId, users.id))
+    .leftJoin(combineSources, eq(combineSources.combineId, combines.id))
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(combines.id, sql.placeholder('combineId'))))
+    .orderBy(asc(combineSources.position))
+    .for('no key update', { of: [users, combines] }),
+);
+
+async function loadForCompletion(tx: Tx, userId: string, combineId: string): Promise<{ user: UserRow; row: CombineRow; sources: SourceRow[] }> {
+  const joined = await loadForCompletionStatement(tx, { userId, combineId });
+  const first = joined[0];
+  // The signed-in user exists (their session does): no row means no such combine of theirs.
+  if (!first) throw notFound(COMBINE_NOT_FOUND);
+  return { user: first.users, row: first.combines, sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])) };
+}
+
 async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: string, combineId: string, input: CompleteInput): Promise<CompleteCombineResponse> {
   const now = app.now();
-  // Lock order everywhere: user, then combine, then the promo counter, then cards.
-  const user = await loadUser(tx, userId, { forUpdate: true });
-  const { row, sources } = await loadCombineWithSourcesForUpdate(tx, userId, combineId);
+  // Lock order everywhere: the user and the combine (one statement), then the promo counter, then cards.
+  const { user, row, sources } = await loadForCompletion(tx, userId, combineId);
   if (row.status === 'completed') throw conflict('This combine is already completed.', 'already_completed');
   if (row.status !== 'in_progress' && row.status !== 'incomplete') throw conflict('This combine can no longer be completed.', 'not_a_draft');
 
