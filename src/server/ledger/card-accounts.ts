@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { namedSqlStatement, namedStatement } from '../db/named-statement';
 import { cards, ledgerAccounts } from '../db/schema';
@@ -41,12 +41,11 @@ export async function insertCardWithAccount(tx: Tx, card: NewCard): Promise<Card
 
 export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents: number; status: string; last4: string };
 
-type Row = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
+export type DebitRow = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
 
-// A named statement built once (db/named-statement.ts): it runs on every purchase, cash-out and transfer.
-const debitCardStatement = namedSqlStatement(
-  'debit_card',
-  () => sql`
+/** The conditional debit (see debitCard), its values as placeholders; shared with ledger/debit-and-post.ts. */
+export function debitCardSql(): SQL {
+  return sql`
     update cards set
       remaining_amount_cents = remaining_amount_cents - ${sql.placeholder('amountCents')}::bigint,
       amount_spent_cents = amount_spent_cents + ${sql.placeholder('spentCents')}::bigint,
@@ -56,9 +55,38 @@ const debitCardStatement = namedSqlStatement(
                     then now() else closed_at end
     where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid and not frozen
       and status = any(${sql.placeholder('allowedStatuses')}::text[]) and remaining_amount_cents >= ${sql.placeholder('amountCents')}::bigint
-    returning remaining_amount_cents, amount_spent_cents, status, last4
-  `,
-);
+    returning remaining_amount_cents, amount_spent_cents, status, last4`;
+}
+
+export type DebitInput = {
+  cardId: string;
+  userId: string;
+  amountCents: number;
+  /** Purchases count as spent; cash-outs and transfers only lower the balance. */
+  countsAsSpent: boolean;
+  /** The status the card takes when this debit empties it (null: unchanged). */
+  statusAtZero: 'cashed_out' | 'closed' | null;
+  allowedStatuses?: ReadonlyArray<'active' | 'expired'>;
+};
+
+export function debitValues(input: DebitInput): Record<string, unknown> {
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new Error(`debitCard: bad amount ${input.amountCents}`);
+  return {
+    cardId: input.cardId,
+    userId: input.userId,
+    amountCents: input.amountCents,
+    spentCents: input.countsAsSpent ? input.amountCents : 0,
+    statusAtZero: input.statusAtZero,
+    allowedStatuses: input.allowedStatuses ?? ['active'],
+  };
+}
+
+export function balanceChangeFrom(row: DebitRow): CardBalanceChange {
+  return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status, last4: row.last4 };
+}
+
+// A named statement built once (db/named-statement.ts): it runs on every purchase and transfer.
+const debitCardStatement = namedSqlStatement('debit_card', debitCardSql);
 
 /**
  * Takes money off a card, only if the card belongs to the user, is not frozen, is in one of the
@@ -66,29 +94,7 @@ const debitCardStatement = namedSqlStatement(
  * spends safe: PostgreSQL re-checks the WHERE clause on the locked row, so two requests can
  * never both take the last dollar. Returns null when the card cannot pay (the caller says why).
  */
-export async function debitCard(
-  tx: Tx,
-  input: {
-    cardId: string;
-    userId: string;
-    amountCents: number;
-    /** Purchases count as spent; cash-outs and transfers only lower the balance. */
-    countsAsSpent: boolean;
-    /** The status the card takes when this debit empties it (null: unchanged). */
-    statusAtZero: 'cashed_out' | 'closed' | null;
-    allowedStatuses?: ReadonlyArray<'active' | 'expired'>;
-  },
-): Promise<CardBalanceChange | null> {
-  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new Error(`debitCard: bad amount ${input.amountCents}`);
-  const result = await debitCardStatement(tx, {
-    cardId: input.cardId,
-    userId: input.userId,
-    amountCents: input.amountCents,
-    spentCents: input.countsAsSpent ? input.amountCents : 0,
-    statusAtZero: input.statusAtZero,
-    allowedStatuses: input.allowedStatuses ?? ['active'],
-  });
-  const row = rowsOf<Row>(result)[0];
-  if (!row) return null;
-  return { remainingAmountCents: Number(row.remaining_amount_cents), amountSpentCents: Number(row.amount_spent_cents), status: row.status, last4: row.last4 };
+export async function debitCard(tx: Tx, input: DebitInput): Promise<CardBalanceChange | null> {
+  const row = rowsOf<DebitRow>(await debitCardStatement(tx, debitValues(input)))[0];
+  return row ? balanceChangeFrom(row) : null;
 }

@@ -1,7 +1,7 @@
 // Posting a journal: one SQL statement that writes the journal, its entries, and the cached
 // balances of card accounts, inside the caller's transaction. The invariants are asserted here
 // before writing and enforced again by the database (deferred balance trigger, CHECKs).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { namedSqlStatement } from '../db/named-statement';
 import type { AccountCode } from './accounts';
@@ -60,15 +60,21 @@ export function compactEntries(entries: Posting[]): Posting[] {
 // One fixed text for every journal, whatever its number of entries and transaction rows: the
 // lists travel as arrays (unnest), so it is a named statement built once, and PostgreSQL parses
 // and plans it once per connection (docs/performance.md, round 4).
-const postJournalStatement = namedSqlStatement(
-  'post_journal',
-  () => sql`
-    with j as (
+
+/**
+ * The journal's WITH clauses: j (the journal, written only when `guard` holds), v (the entries'
+ * codes and amounts), e (the entries), b (the cached balances of card accounts), t (the transaction
+ * rows). Shared with ledger/debit-and-post.ts, which guards it with its debit.
+ */
+export function journalClauses(guard: SQL = sql`true`): SQL {
+  return sql`
+    j as (
       insert into journals (kind, user_id, reference_id, memo)
-      values (${sql.placeholder('kind')}, ${sql.placeholder('userId')}, ${sql.placeholder('referenceId')}, ${sql.placeholder('memo')})
+      select ${sql.placeholder('jKind')}::text, ${sql.placeholder('jUserId')}::uuid, ${sql.placeholder('jReferenceId')}::uuid, ${sql.placeholder('jMemo')}::text
+      where ${guard}
       returning id
     ),
-    v as (select * from unnest(${sql.placeholder('codes')}::text[], ${sql.placeholder('amounts')}::bigint[]) as v(code, amount)),
+    v as (select * from unnest(${sql.placeholder('eCodes')}::text[], ${sql.placeholder('eAmounts')}::bigint[]) as v(code, amount)),
     e as (
       insert into journal_entries (journal_id, account_id, amount_cents)
       select j.id, a.id, v.amount from j, v join ledger_accounts a on a.code = v.code
@@ -94,47 +100,67 @@ const postJournalStatement = namedSqlStatement(
       ) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, combine_id, created_at,
         simulated, test_source, environment)
       returning id
-    )
-    select (select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from b) as card_updates,
-      (select count(*) from t) as transaction_count
-  `,
-);
+    )`;
+}
 
-export async function postJournal(tx: Tx, input: JournalInput): Promise<string> {
+/** The columns that say what the journal's clauses wrote (checked by `journalIdFrom`). */
+export const JOURNAL_RESULT = sql`(select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from t) as transaction_count`;
+
+export type JournalResultRow = { journal_id: string | null; entry_count: string | number; transaction_count: string | number };
+
+/** Asserts the invariants and gives the placeholders' values of `journalClauses` (named j…, e… and t…). */
+export function journalValues(input: JournalInput): { values: Record<string, unknown>; entryCount: number; transactionCount: number } {
   const entries = compactEntries(input.entries);
   assertBalanced(entries);
   // The movement's transaction rows ride along (one round trip less per money request).
   const records = input.transactions ?? [];
-  const result = await postJournalStatement(tx, {
-    kind: input.kind,
-    userId: input.userId,
-    referenceId: input.referenceId,
-    memo: input.memo ?? '',
-    codes: entries.map((e) => e.accountCode),
-    amounts: entries.map((e) => e.amountCents),
-    tIds: records.map((r) => r.id),
-    tUserIds: records.map((r) => r.userId),
-    tCardIds: records.map((r) => r.cardId),
-    tTypes: records.map((r) => r.type),
-    tStatuses: records.map((r) => r.status),
-    tAmounts: records.map((r) => r.amountCents),
-    tFees: records.map((r) => r.feeCents),
-    tNets: records.map((r) => r.netAmountCents),
-    tPayoutMethods: records.map((r) => r.payoutMethod),
-    tMerchants: records.map((r) => r.merchant),
-    tCombineIds: records.map((r) => r.combineId),
-    tCreatedAts: records.map((r) => r.createdAt.toISOString()),
-    tSimulated: records.map((r) => r.simulated),
-    tTestSources: records.map((r) => r.testSource),
-    tEnvironments: records.map((r) => r.environment),
-  });
-  const row = rowsOf<{ journal_id: string; entry_count: string | number; transaction_count: string | number }>(result)[0];
-  if (!row || Number(row.entry_count) !== entries.length) {
+  return {
+    entryCount: entries.length,
+    transactionCount: records.length,
+    values: {
+      jKind: input.kind,
+      jUserId: input.userId,
+      jReferenceId: input.referenceId,
+      jMemo: input.memo ?? '',
+      eCodes: entries.map((e) => e.accountCode),
+      eAmounts: entries.map((e) => e.amountCents),
+      tIds: records.map((r) => r.id),
+      tUserIds: records.map((r) => r.userId),
+      tCardIds: records.map((r) => r.cardId),
+      tTypes: records.map((r) => r.type),
+      tStatuses: records.map((r) => r.status),
+      tAmounts: records.map((r) => r.amountCents),
+      tFees: records.map((r) => r.feeCents),
+      tNets: records.map((r) => r.netAmountCents),
+      tPayoutMethods: records.map((r) => r.payoutMethod),
+      tMerchants: records.map((r) => r.merchant),
+      tCombineIds: records.map((r) => r.combineId),
+      tCreatedAts: records.map((r) => r.createdAt.toISOString()),
+      tSimulated: records.map((r) => r.simulated),
+      tTestSources: records.map((r) => r.testSource),
+      tEnvironments: records.map((r) => r.environment),
+    },
+  };
+}
+
+/** The journal's id, once every entry and transaction row is known to be written. */
+export function journalIdFrom(row: JournalResultRow | undefined, expected: { entryCount: number; transactionCount: number }): string {
+  if (!row?.journal_id || Number(row.entry_count) !== expected.entryCount) {
     // An unknown account code would silently drop an entry; refuse the whole transaction.
-    throw new UnbalancedJournalError(`journal posted ${row?.entry_count ?? 0} of ${entries.length} entries (unknown account?)`);
+    throw new UnbalancedJournalError(`journal posted ${row?.entry_count ?? 0} of ${expected.entryCount} entries (unknown account?)`);
   }
-  if (Number(row.transaction_count) !== records.length) throw new Error(`journal wrote ${row.transaction_count} of ${records.length} transaction rows`);
+  if (Number(row.transaction_count) !== expected.transactionCount) {
+    throw new Error(`journal wrote ${row.transaction_count} of ${expected.transactionCount} transaction rows`);
+  }
   return row.journal_id;
+}
+
+const postJournalStatement = namedSqlStatement('post_journal', () => sql`with ${journalClauses()} select ${JOURNAL_RESULT}`);
+
+export async function postJournal(tx: Tx, input: JournalInput): Promise<string> {
+  const { values, ...expected } = journalValues(input);
+  const result = await postJournalStatement(tx, values);
+  return journalIdFrom(rowsOf<JournalResultRow>(result)[0], expected);
 }
 
 /** node-postgres answers `{rows}`, PGlite answers `{rows}` too, but typed differently: one accessor. */

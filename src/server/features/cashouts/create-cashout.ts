@@ -15,8 +15,8 @@ import { namedStatement } from '../../db/named-statement';
 import type { transactions } from '../../db/schema';
 import { cards, payoutMethods, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
-import { debitCard } from '../../ledger/card-accounts';
-import { postJournal, type JournalTransaction } from '../../ledger/post-journal';
+import { debitAndPostJournal } from '../../ledger/debit-and-post';
+import type { JournalTransaction } from '../../ledger/post-journal';
 import { AppError, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
 
@@ -91,18 +91,6 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
 
   const fee = cashoutFee({ amountCents: input.amountCents, plan, promoActive: isPromoActive({ promoEnd: user.promoEnd, now }) });
 
-  // The conditional update is the guard: it takes the money only if it is there, so concurrent
-  // cash-outs of one card can never together take more than the card holds.
-  const debited = await debitCard(tx, {
-    cardId: input.cardId,
-    userId,
-    amountCents: input.amountCents,
-    countsAsSpent: false,
-    statusAtZero: 'cashed_out',
-    allowedStatuses: CASHOUT_CARD_STATUSES,
-  });
-  if (!debited) throw await whyCardCannotPay(tx, userId, input);
-
   const transactionId = randomUUID();
   const record: JournalTransaction = {
     id: transactionId,
@@ -119,19 +107,27 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
     createdAt: now,
     ...demoFlags(app),
   };
-  // The transaction row is written by the journal's statement (one round trip for both).
-  await postJournal(tx, {
-    kind: 'cashout',
-    userId,
-    referenceId: transactionId,
-    memo: `cashout to ${input.payoutMethod}`,
-    entries: [
-      { accountCode: cardAccountCode(input.cardId), amountCents: -input.amountCents },
-      { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents: fee.netCents },
-      { accountCode: SYSTEM_ACCOUNTS.cashoutFeeRevenue, amountCents: fee.feeCents },
-    ],
-    transactions: [record],
-  });
+  // The conditional debit is the guard: it takes the money only if it is there, so concurrent
+  // cash-outs of one card can never together take more than the card holds. The journal and the
+  // transaction row are written by the same statement, only if the debit happened.
+  const posted = await debitAndPostJournal(
+    tx,
+    { cardId: input.cardId, userId, amountCents: input.amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES },
+    {
+      kind: 'cashout',
+      userId,
+      referenceId: transactionId,
+      memo: `cashout to ${input.payoutMethod}`,
+      entries: [
+        { accountCode: cardAccountCode(input.cardId), amountCents: -input.amountCents },
+        { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents: fee.netCents },
+        { accountCode: SYSTEM_ACCOUNTS.cashoutFeeRevenue, amountCents: fee.feeCents },
+      ],
+      transactions: [record],
+    },
+  );
+  if (!posted) throw await whyCardCannotPay(tx, userId, input);
+  const debited = posted.card;
 
   // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
   // allowed because they saved none, has no row to update).
