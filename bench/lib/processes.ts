@@ -69,7 +69,8 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
       lastAnswer = `${response.status} ${(await response.text()).slice(0, 300)}`;
     } catch (error) {
       // not listening yet (kept for the message if it never does)
-      lastAnswer = (error as Error).message;
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      lastAnswer = cause ? `${(error as Error).message} (${cause.code ?? cause.message})` : (error as Error).message;
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
