@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertUser } from '../../../tests/helpers/fixtures';
-import { auditLog } from '../db/schema';
+import type { Tx } from '../db/client';
+import { namedStatement } from '../db/named-statement';
+import { auditLog, users } from '../db/schema';
 import { AppError } from './errors';
-import { IDEMPOTENCY_RETENTION_MS, requestFingerprint, withIdempotency } from './idempotency';
+import { claimClause, claimedColumn, IDEMPOTENCY_RETENTION_MS, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from './idempotency';
 
 const run = await requireEngine();
 
@@ -86,5 +88,42 @@ describe.skipIf(!run)(`idempotency keys (${testEngine()})`, () => {
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await countRuns('m5')).toBe(1);
+  });
+
+  describe('the claim carried by the work\'s first statement', () => {
+    // A first statement in the style of the cash-out's: the claim as a WITH clause, and a read.
+    const firstStatement = namedStatement('test_claiming_read', (db) =>
+      db
+        .with(claimClause(db))
+        .select({ id: users.id, claimed: claimedColumn() })
+        .from(users)
+        .where(eq(users.id, sql.placeholder('userId'))),
+    );
+    const claimingWork = (marker: string) => async (tx: Tx, claim: ClaimInFirstStatement) => {
+      const [row] = await firstStatement(tx, { userId, ...claim.values });
+      claim.settle(row?.claimed);
+      await tx.insert(auditLog).values({ event: marker });
+      return { status: 201, body: { marker } };
+    };
+    const options = { claimInFirstStatement: true };
+
+    it('does the work once, replays the answer, and refuses the key for another request', async () => {
+      const fingerprint = requestFingerprint({ method: 'POST', route: '/y', body: { n: 1 } });
+      const input = { userId, key: 'key-first-stmt-1', fingerprint, now: new Date() };
+      const first = await withIdempotency(database.db, input, claimingWork('f1'), options);
+      const again = await Promise.all(Array.from({ length: 8 }, () => withIdempotency(database.db, input, claimingWork('f1'), options)));
+      expect(first).toMatchObject({ status: 201, body: { marker: 'f1' }, replayed: false });
+      expect(again.every((r) => r.replayed && r.status === 201)).toBe(true);
+      expect(await countRuns('f1')).toBe(1);
+      const other = requestFingerprint({ method: 'POST', route: '/y', body: { n: 2 } });
+      await expect(withIdempotency(database.db, { ...input, fingerprint: other }, claimingWork('f1'), options)).rejects.toMatchObject({ code: 'idempotency_mismatch' });
+      expect(await countRuns('f1')).toBe(1);
+    });
+
+    it('work that never reports its claim is an error, and nothing it did is kept', async () => {
+      const input = { userId, key: 'key-first-stmt-2', fingerprint: 'f', now: new Date() };
+      await expect(withIdempotency(database.db, input, work('f2'), options)).rejects.toThrow('never settled its claim');
+      expect(await countRuns('f2')).toBe(0);
+    });
   });
 });

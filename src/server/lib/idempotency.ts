@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db, Tx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 import { namedStatement } from '../db/named-statement';
 import { idempotencyKeys } from '../db/schema';
 import { AppError, badRequest } from './errors';
@@ -43,23 +43,39 @@ function canonicalJson(value: unknown): string {
 // returned. (It was a delete and an insert: one round trip less, docs/performance.md.)
 // The claim and the store run on every money request: named statements, built once
 // (db/named-statement.ts), parsed and planned once per connection.
-const claimKey = namedStatement('idempotency_claim', (db) =>
-  db
+function claimStatement(db: DbOrTx) {
+  return db
     .insert(idempotencyKeys)
     .values({
-      userId: sql.placeholder('userId'),
-      key: sql.placeholder('key'),
-      fingerprint: sql.placeholder('fingerprint'),
+      userId: sql.placeholder('iUserId'),
+      key: sql.placeholder('iKey'),
+      fingerprint: sql.placeholder('iFingerprint'),
       responseStatus: 0,
       responseBody: sql`'null'::jsonb`,
     })
     .onConflictDoUpdate({
       target: [idempotencyKeys.userId, idempotencyKeys.key],
       set: { fingerprint: sql`excluded.fingerprint`, responseStatus: 0, responseBody: sql`'null'::jsonb`, createdAt: sql`excluded.created_at` },
-      setWhere: sql`${idempotencyKeys.createdAt} < ${sql.placeholder('expiredBefore')}::timestamptz`,
+      setWhere: sql`${idempotencyKeys.createdAt} < ${sql.placeholder('iExpiredBefore')}::timestamptz`,
     })
-    .returning({ key: idempotencyKeys.key }),
-);
+    .returning({ key: idempotencyKeys.key });
+}
+const claimKey = namedStatement('idempotency_claim', claimStatement);
+
+/**
+ * The claim as a WITH clause of a service's first statement, which then also selects
+ * `claimedColumn()`: the claim costs no round trip of its own (see `withIdempotency`'s
+ * `claimInFirstStatement`). The placeholders are named i…, so they do not clash with the service's.
+ */
+export function claimClause(db: DbOrTx) {
+  return db.$with('idempotency_claim').as(claimStatement(db));
+}
+
+/** 1 when the first statement claimed the key, 0 when the key is live (a retry, or in flight). */
+export function claimedColumn() {
+  return sql<number>`(select count(*)::int from idempotency_claim)`.mapWith(Number);
+}
+
 const storeResponse = namedStatement('idempotency_store', (db) =>
   db
     .update(idempotencyKeys)
@@ -67,31 +83,70 @@ const storeResponse = namedStatement('idempotency_store', (db) =>
     .where(and(eq(idempotencyKeys.userId, sql.placeholder('userId')), eq(idempotencyKeys.key, sql.placeholder('key')))),
 );
 
+/** What a service whose first statement carries the claim gets from `withIdempotency`. */
+export type ClaimInFirstStatement = {
+  /** The claim's placeholder values, for the first statement (built with `claimClause`). */
+  values: Record<string, unknown>;
+  /** Report the first statement's `claimedColumn()`; a live key ends the work here (the stored answer is returned). */
+  settle(claimed: number | undefined): void;
+};
+
+// Thrown by settle(0): not an error, the way out of the service's work to the stored answer.
+class KeyIsLive extends Error {}
+
 /**
  * Runs `work` once per (user, key). Business errors (AppError) roll the transaction back and
  * release the key, so a retry re-evaluates: nothing was done, so nothing can be done twice.
+ *
+ * By default the key is claimed by its own statement before `work` runs. With
+ * `claimInFirstStatement`, `work`'s first statement carries the claim instead (one round trip
+ * less; the cash-out and the combine completion do this) and must call `claim.settle(...)` with
+ * its `claimedColumn()` before anything else.
  */
 export async function withIdempotency(
   db: Db,
   input: { userId: string; key: string; fingerprint: string; now: Date },
-  work: (tx: Tx) => Promise<StoredResponse>,
+  work: (tx: Tx, claim: ClaimInFirstStatement) => Promise<StoredResponse>,
+  options: { claimInFirstStatement?: boolean } = {},
 ): Promise<StoredResponse & { replayed: boolean }> {
+  const expiredBefore = new Date(input.now.getTime() - IDEMPOTENCY_RETENTION_MS);
+  const values = { iUserId: input.userId, iKey: input.key, iFingerprint: input.fingerprint, iExpiredBefore: expiredBefore.toISOString() };
   return inTransaction(db, async (tx) => {
-    const expiredBefore = new Date(input.now.getTime() - IDEMPOTENCY_RETENTION_MS);
-    const claimed = await claimKey(tx, { userId: input.userId, key: input.key, fingerprint: input.fingerprint, expiredBefore: expiredBefore.toISOString() });
-    if (claimed.length === 0) {
-      const [stored] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
-      if (!stored) throw new AppError(409, 'conflict', 'This request is still being processed. Please retry in a moment.');
-      if (stored.fingerprint !== input.fingerprint) throw new AppError(422, 'idempotency_mismatch', IDEMPOTENCY_MISMATCH_MESSAGE);
-      return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
+    let settled: number | undefined;
+    const claim: ClaimInFirstStatement = {
+      values,
+      settle(claimed) {
+        if (claimed !== 0 && claimed !== 1) throw new Error(`withIdempotency: the first statement reported claimed = ${claimed}`);
+        settled = claimed;
+        if (claimed === 0) throw new KeyIsLive();
+      },
+    };
+    if (!options.claimInFirstStatement) {
+      settled = (await claimKey(tx, values)).length;
+      if (settled === 0) return storedAnswer(tx, input);
     }
-    const response = await work(tx);
+    let response: StoredResponse;
+    try {
+      response = await work(tx, claim);
+    } catch (error) {
+      if (error instanceof KeyIsLive) return storedAnswer(tx, input);
+      throw error;
+    }
+    if (settled !== 1) throw new Error('withIdempotency: the work never settled its claim');
     await storeResponse(tx, { userId: input.userId, key: input.key, status: response.status, body: JSON.stringify(response.body ?? null) });
     return { ...response, replayed: false };
   });
+}
+
+/** The answer stored under a live key: the same request's first answer, or a clear refusal. */
+async function storedAnswer(tx: Tx, input: { userId: string; key: string; fingerprint: string }): Promise<StoredResponse & { replayed: boolean }> {
+  const [stored] = await tx
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
+  if (!stored) throw new AppError(409, 'conflict', 'This request is still being processed. Please retry in a moment.');
+  if (stored.fingerprint !== input.fingerprint) throw new AppError(422, 'idempotency_mismatch', IDEMPOTENCY_MISMATCH_MESSAGE);
+  return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<void> {

@@ -18,7 +18,7 @@ import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { debitAndPostJournal } from '../../ledger/debit-and-post';
 import type { JournalTransaction } from '../../ledger/post-journal';
 import { AppError, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
-import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
+import { claimClause, claimedColumn, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from '../../lib/idempotency';
 
 export type CashoutInput = { cardId: string; amountCents: number; payoutMethod: PayoutMethod };
 
@@ -51,33 +51,39 @@ export async function createCashout(
   // Spec: the cash-out takes about 2 s in demo mode. The wait holds no lock and no connection.
   await app.adapters.delay('cashout');
   const fingerprint = requestFingerprint({ method: 'POST', route: '/api/cashouts', body: input });
-  const result = await withIdempotency(app.db, { userId, key: idempotencyKey, fingerprint, now: app.now() }, async (tx) => ({
-    status: 201,
-    body: await cashoutInTransaction(app, tx, userId, input),
-  }));
+  const result = await withIdempotency(
+    app.db,
+    { userId, key: idempotencyKey, fingerprint, now: app.now() },
+    async (tx, claim) => ({ status: 201, body: await cashoutInTransaction(app, tx, userId, input, claim) }),
+    { claimInFirstStatement: true },
+  );
   return { status: result.status, body: result.body as CreateCashoutResponse, replayed: result.replayed };
 }
 
 // The user's plan and promo, and their saved payout methods, in one statement. A share lock is
 // enough: the plan cannot change under this cash-out, and concurrent cash-outs of the same user do
 // not wait for each other here. A named statement built once (db/named-statement.ts).
+// The statement also claims the Idempotency-Key (a WITH clause, lib/idempotency.ts).
 const cashoutUserStatement = namedStatement('cashout_user', (db) =>
   db
+    .with(claimClause(db))
     .select({
       subscription: users.subscription,
       promoEnd: users.promoEnd,
       savedMethods: sql<string[] | null>`(select array_agg(${payoutMethods.method}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
+      claimed: claimedColumn(),
     })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .for('share'),
 );
 
-async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: CashoutInput): Promise<CreateCashoutResponse> {
+async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: CashoutInput, claim: ClaimInFirstStatement): Promise<CreateCashoutResponse> {
   const now = app.now();
   // Lock order everywhere: user, then cards.
-  const [user] = await cashoutUserStatement(tx, { userId });
+  const [user] = await cashoutUserStatement(tx, { userId, ...claim.values });
   if (!user) throw notFound('Account not found.');
+  claim.settle(user.claimed);
   const plan = user.subscription as PlanId;
 
   // DECISIONS §3: the plan's methods, and among them the user's saved ones when there are any.

@@ -155,6 +155,16 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect(second.json().card.id).toBe(first.json().card.id);
     const owned = await t.database.db.select().from(cards).where(eq(cards.combineId, combine.id));
     expect(owned).toHaveLength(1);
+
+    // The same key for another draft is refused, not replayed, and that draft stays a draft.
+    const other = await startCombine(fresh, '100', '0');
+    await addSource(fresh, other.id, { chargeCents: other.funding.suggestedChargeCents.card });
+    const reused = await completeWithQuote(fresh, other.id, { key });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().error.code).toBe('idempotency_mismatch');
+    expect(await t.database.db.select().from(cards).where(eq(cards.combineId, other.id))).toHaveLength(0);
+    const [draft] = await t.database.db.select().from(combines).where(eq(combines.id, other.id));
+    expect(draft?.status).toBe('in_progress');
   });
 
   it('figures that differ from the review answer 409 quote_changed and charge nothing', async () => {

@@ -19,7 +19,7 @@ import { debitCard, insertCardWithAccount } from '../../ledger/card-accounts';
 import { postJournal, type JournalTransaction, type Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
-import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
+import { claimClause, claimedColumn, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from '../../lib/idempotency';
 import { buildCombineView, COMBINE_NOT_FOUND, type CombineRow, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID } from '../system/promo-status';
 import { pricingFor, remainingPromoSpots, type UserRow } from './pricing';
@@ -41,14 +41,17 @@ export async function completeCombine(
   // Spec: creation takes about 2 s in demo mode; the wait holds no locks.
   await app.adapters.delay('cardCreation');
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/combines/${combineId}/complete`, body: input });
-  const result = await withIdempotency(app.db, { userId, key: idempotencyKey, fingerprint, now: app.now() }, async (tx) => ({
-    status: 201,
-    body: await completeInTransaction(app, tx, userId, combineId, input),
-  }));
+  const result = await withIdempotency(
+    app.db,
+    { userId, key: idempotencyKey, fingerprint, now: app.now() },
+    async (tx, claim) => ({ status: 201, body: await completeInTransaction(app, tx, userId, combineId, input, claim) }),
+    { claimInFirstStatement: true },
+  );
   return { status: result.status, body: result.body as CompleteCombineResponse };
 }
 
-// The user and the combine, both locked, and the combine's sources: one statement, one row per
+// The user and the combine, both locked, and the combine's sources: one statement (which also
+// claims the Idempotency-Key, a WITH clause from lib/idempotency.ts), one row per
 // source (the user's and the combine's columns repeated; a draft has a handful of sources). Both
 // locks come from one statement, so there is no order between them to get wrong; no other path
 // locks a combine and then waits for its user (draft edits lock the combine only).
@@ -56,7 +59,8 @@ export async function completeCombine(
 // KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
 const loadForCompletionStatement = namedStatement('load_for_completion', (db) =>
   db
-    .select()
+    .with(claimClause(db))
+    .select({ users, combines, combine_sources: combineSources, claimed: claimedColumn() })
     .from(users)
     .innerJoin(combines, eq(combines.userId, users.id))
     .leftJoin(combineSources, eq(combineSources.combineId, combines.id))
@@ -65,18 +69,26 @@ const loadForCompletionStatement = namedStatement('load_for_completion', (db) =>
     .for('no key update', { of: [users, combines] }),
 );
 
-async function loadForCompletion(tx: Tx, userId: string, combineId: string): Promise<{ user: UserRow; row: CombineRow; sources: SourceRow[] }> {
-  const joined = await loadForCompletionStatement(tx, { userId, combineId });
+async function loadForCompletion(tx: Tx, userId: string, combineId: string, claim: ClaimInFirstStatement): Promise<{ user: UserRow; row: CombineRow; sources: SourceRow[] }> {
+  const joined = await loadForCompletionStatement(tx, { userId, combineId, ...claim.values });
   const first = joined[0];
   // The signed-in user exists (their session does): no row means no such combine of theirs.
   if (!first) throw notFound(COMBINE_NOT_FOUND);
+  claim.settle(first.claimed);
   return { user: first.users, row: first.combines, sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])) };
 }
 
-async function completeInTransaction(app: FastifyInstance, tx: Tx, userId: string, combineId: string, input: CompleteInput): Promise<CompleteCombineResponse> {
+async function completeInTransaction(
+  app: FastifyInstance,
+  tx: Tx,
+  userId: string,
+  combineId: string,
+  input: CompleteInput,
+  claim: ClaimInFirstStatement,
+): Promise<CompleteCombineResponse> {
   const now = app.now();
   // Lock order everywhere: the user and the combine (one statement), then the promo counter, then cards.
-  const { user, row, sources } = await loadForCompletion(tx, userId, combineId);
+  const { user, row, sources } = await loadForCompletion(tx, userId, combineId, claim);
   if (row.status === 'completed') throw conflict('This combine is already completed.', 'already_completed');
   if (row.status !== 'in_progress' && row.status !== 'incomplete') throw conflict('This combine can no longer be completed.', 'not_a_draft');
 
