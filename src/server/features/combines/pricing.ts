@@ -29,14 +29,12 @@ export function pricingFor(user: UserRow, totalCents: number, remainingSpots: nu
   return { plan, promoActive, promoClaim, baseProductFeePpm: productFeePpm({ plan, promoActive: promoActive || promoClaim, boostUsed: false }) };
 }
 
-const userById = (db: DbOrTx) => db.select().from(users).where(eq(users.id, sql.placeholder('userId')));
-const loadUserStatement = namedStatement('load_user', (db) => userById(db));
-// NO KEY UPDATE, not UPDATE: inserting rows that reference the user (idempotency keys, cards)
-// takes KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
-const loadUserForUpdateStatement = namedStatement('load_user_for_update', (db) => userById(db).for('no key update'));
+// A named statement built once (db/named-statement.ts). The completion, which needs the user
+// locked, reads it with its combine instead (complete-combine.ts).
+const loadUserStatement = namedStatement('load_user', (db) => db.select().from(users).where(eq(users.id, sql.placeholder('userId'))));
 
-export async function loadUser(db: DbOrTx, userId: string, options: { forUpdate?: boolean } = {}): Promise<UserRow> {
-  const [user] = await (options.forUpdate ? loadUserForUpdateStatement : loadUserStatement)(db, { userId });
+export async function loadUser(db: DbOrTx, userId: string): Promise<UserRow> {
+  const [user] = await loadUserStatement(db, { userId });
   if (!user) throw notFound('Account not found.');
   return user;
 }

@@ -28,7 +28,7 @@ async function lockUser(tx: Tx, userId: string): Promise<UserRow> {
     .select({ id: users.id, subscription: users.subscription, preferredPayout: users.preferredPayout })
     .from(users)
     .where(eq(users.id, userId))
-    .for('no key update'); // not UPDATE: rows referencing the user take KEY SHARE on it (see combines/pricing.ts)
+    .for('no key update'); // not UPDATE: rows referencing the user take KEY SHARE on it (see combines/complete-combine.ts)
   if (!user) throw notFound('Account not found.');
   return user;
 }
