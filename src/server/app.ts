@@ -15,6 +15,7 @@ import { createSpaHtml, routePreloadsSchema } from './web/spa-html';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { sessionPlugin } from './plugins/session';
+import { readCachePlugin } from './plugins/read-cache';
 import { setRateLimitsDisabled } from './plugins/rate-limit';
 import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin);
   await app.register(fastifyCookie);
   await app.register(sessionPlugin);
+  await app.register(readCachePlugin);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'PayWeave API', version: '1.0.0', description: 'Money in integer cents; errors are {error: {code, message}}.' },

@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { projectRoot } from '../lib/paths';
+import { localChangeBus, postgresChangeBus, registerChangeBus, type ChangeBus } from './change-bus';
+import { ReadCache } from './read-cache';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -19,6 +21,10 @@ export type Database = {
   engine: 'pglite' | 'postgres';
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** Sessions and card lists as last read (decision 017); kept right by `changes`. */
+  readCache: ReadCache;
+  /** Where committed changes that stale `readCache` are published (lib/transaction.ts `changed`). */
+  changes: ChangeBus;
 };
 
 export const migrationsFolder = path.join(projectRoot, 'migrations');
@@ -69,11 +75,19 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await pool.end().catch(() => {});
     throw error;
   }
+  const readCache = new ReadCache({ enabled: false });
+  const changes = postgresChangeBus(pg.Client, url, pool, readCache);
+  registerChangeBus(db, changes);
   return {
     db,
     engine: 'postgres',
     ping: () => ping(db),
-    close: () => pool.end(),
+    close: async () => {
+      await changes.close();
+      await pool.end();
+    },
+    readCache,
+    changes,
   };
 }
 
@@ -91,11 +105,17 @@ async function openPglite(dir: string): Promise<Database> {
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client, { schema }), { migrationsFolder });
+  // One process owns an embedded database, so this instance's own changes are all there are.
+  const readCache = new ReadCache({ enabled: true });
+  const changes = localChangeBus(readCache);
+  registerChangeBus(db, changes);
   return {
     db,
     engine: 'pglite',
     ping: () => ping(db),
     close: () => client.close(),
+    readCache,
+    changes,
   };
 }
 

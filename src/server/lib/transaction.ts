@@ -1,4 +1,6 @@
-import type { Db, Tx } from '../db/client';
+import { publishChanges } from '../db/change-bus';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import type { Change } from '../db/read-cache';
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 const MAX_ATTEMPTS = 3;
@@ -13,17 +15,38 @@ function pgCode(error: unknown): string | undefined {
   return undefined;
 }
 
+// Changes that stale cached reads, held by their transaction until it commits: told earlier, an
+// instance could read the old rows again before the commit and keep them (db/read-cache.ts).
+const changesByTx = new WeakMap<Tx, Change[]>();
+
 /** Runs `work` in one transaction, retrying a bounded number of times on deadlock/serialization failure. */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
+    const changes: Change[] = [];
     try {
-      return await db.transaction(work);
+      const result = await db.transaction((tx) => {
+        changesByTx.set(tx, changes);
+        return work(tx);
+      });
+      publishChanges(db, changes);
+      return result;
     } catch (error) {
       const code = pgCode(error);
       if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10));
     }
   }
+}
+
+/**
+ * Records a change that makes cached reads stale (the read cache, decision 017): on a database
+ * handle the statement has already committed, so it is published now; in a transaction of
+ * `inTransaction`, when that commits. Call it after the statement that made the change.
+ */
+export function changed(db: DbOrTx, change: Change): void {
+  const pending = changesByTx.get(db as Tx);
+  if (pending) pending.push(change);
+  else publishChanges(db, [change]);
 }
 
 export { pgCode };

@@ -9,6 +9,7 @@ import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError, unauthorized } from '../lib/errors';
 import { hashToken, isWellFormedToken, newToken } from '../lib/tokens';
+import { changed } from '../lib/transaction';
 
 export const SESSION_COOKIE = 'pw_session';
 export const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -63,14 +64,22 @@ export const sessionPlugin = fp(
         return;
       }
       const now = app.now();
-      const [row] = await sessionByTokenHash.execute({ tokenHash: hashToken(token) });
+      const tokenHash = hashToken(token);
+      // A cached row that no longer looks live is read again: another instance may have seen the
+      // session more recently than this one (last_seen_at is not broadcast).
+      const row = await app.database.readCache.session(
+        tokenHash,
+        (cached) => isSessionLive(cached, now),
+        async () => (await sessionByTokenHash.execute({ tokenHash }))[0],
+      );
       if (!row || !isSessionLive(row, now)) {
-        if (row) await app.db.delete(sessions).where(eq(sessions.id, row.id));
+        if (row) await deleteSession(app.db, row.id);
         clearSessionCookie(request, reply);
         return;
       }
       if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_REFRESH_MS) {
         await app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
+        app.database.readCache.sessionSeen(tokenHash, now);
       }
       request.auth = { userId: row.userId, sessionId: row.id };
       reauthenticatedAtByRequest.set(request, row.reauthenticatedAt);
@@ -127,19 +136,25 @@ export async function createSession(
   return { sessionId: row.id, token, expiresAt, remember: input.remember };
 }
 
+// Every change to a session below is followed by `changed`, so that no instance goes on
+// accepting a cached copy of it (db/read-cache.ts). A transaction must come from inTransaction.
+
 export async function deleteSession(db: DbOrTx, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
+  changed(db, { kind: 'session', sessionId });
 }
 
 /** Ends every session of the user, or every one but `keepSessionId`. Returns how many ended. */
 export async function deleteUserSessions(db: DbOrTx, userId: string, keepSessionId?: string): Promise<number> {
   const where = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
   const rows = await db.delete(sessions).where(where).returning({ id: sessions.id });
+  changed(db, { kind: 'sessions-of', userId });
   return rows.length;
 }
 
 export async function markReauthenticated(db: DbOrTx, sessionId: string, now: Date): Promise<void> {
   await db.update(sessions).set({ reauthenticatedAt: now }).where(eq(sessions.id, sessionId));
+  changed(db, { kind: 'session', sessionId });
 }
 
 /** Removes sessions that can no longer be used (scheduled job). */

@@ -6,6 +6,7 @@
 // One statement, idempotent: safe to run on every instance at once.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { changed } from '../../lib/transaction';
 import { rowsOf } from '../../ledger/post-journal';
 
 export const EXPIRE_CARDS_INTERVAL_MS = 5 * 60 * 1000;
@@ -18,8 +19,9 @@ export async function expireCards(db: DbOrTx, now: Date): Promise<{ expired: num
       closed_at = case when type = 'single-use' and remaining_amount_cents = 0 then ${at}::timestamptz else closed_at end
     where status = 'active'
       and (valid_until <= ${at}::timestamptz or (type = 'single-use' and remaining_amount_cents = 0))
-    returning status
+    returning status, user_id
   `);
-  const rows = rowsOf<{ status: string }>(result);
+  const rows = rowsOf<{ status: string; user_id: string }>(result);
+  for (const userId of new Set(rows.map((r) => r.user_id))) changed(db, { kind: 'cards-of', userId });
   return { expired: rows.filter((r) => r.status === 'expired').length, closed: rows.filter((r) => r.status === 'closed').length };
 }

@@ -43,7 +43,10 @@ export async function listCards(app: FastifyInstance, userId: string, filter: Ca
   if (!prepared) preparedByDb.set(app.db, (prepared = new Map()));
   let query = prepared.get(filter);
   if (!query) prepared.set(filter, (query = prepareList(app.db, filter)));
-  const rows = await query.execute({ userId });
+  const list = query;
+  // Served from the read cache when it has the list (decision 017): a user's requests that change
+  // cards forget it (plugins/read-cache.ts), and so does the expiry job.
+  const rows = await app.database.readCache.cards(userId, filter, () => list.execute({ userId }));
   const now = app.now();
   return rows.map((row) => toCardView(row, now));
 }
