@@ -10,6 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
+import { NOTIFY_BATCH_MS } from '../src/server/db/change-bus';
 import { openDatabase } from '../src/server/db/client';
 import { completeDraft, prepareDraft, register, upgradeToPremiumPlus, BENCH_PASSWORD, COMPLETE_CHOICES, call } from './lib/api';
 import { createDatabase, dropCreatedDatabases, isPostgresReachable, queryDatabase } from './lib/postgres';
@@ -52,12 +53,20 @@ async function main() {
     const draft = await prepareDraft(base, user, 100);
 
     const measure = async (name: string, work: () => Promise<{ status: number }>) => {
+      // The previous request's batched NOTIFY (db/change-bus.ts) goes out a few ms after it: let it
+      // go before recording, and count this request's own separately (it is sent after the answer).
+      await new Promise((resolve) => setTimeout(resolve, 4 * NOTIFY_BATCH_MS));
       recording = [];
       const answer = await work();
-      const statements = recording;
+      await new Promise((resolve) => setTimeout(resolve, 4 * NOTIFY_BATCH_MS));
+      const all = recording;
       recording = null;
+      const notifies = all.filter((s) => s.includes('pg_notify')).length;
+      const statements = all.filter((s) => !s.includes('pg_notify'));
       const inTx = statements.filter((s) => !/^(begin|commit|rollback)$/i.test(s.trim())).length;
-      console.log(`${name}: HTTP ${answer.status}, ${statements.length} round trips (${inTx} statements + begin/commit)`);
+      const transaction = statements.length > inTx ? ' + begin/commit' : ', no explicit transaction';
+      const after = notifies > 0 ? `; then ${notifies} batched NOTIFY to the other instances` : '';
+      console.log(`${name}: HTTP ${answer.status}, ${statements.length} round trips (${inTx} statements${transaction})${after}`);
       if (showSql) for (const s of statements) console.log(`    ${s.replace(/\s+/g, ' ').slice(0, 220)}`);
     };
     await measure('sign in', () => call(base, 'POST', '/api/auth/login', { body: { email: user.email, password: BENCH_PASSWORD } }));

@@ -145,7 +145,12 @@ async function storedAnswer(tx: Tx, input: { userId: string; key: string; finger
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)));
   if (!stored) throw new AppError(409, 'conflict', 'This request is still being processed. Please retry in a moment.');
-  if (stored.fingerprint !== input.fingerprint) throw new AppError(422, 'idempotency_mismatch', IDEMPOTENCY_MISMATCH_MESSAGE);
+  return replayStored(stored, input.fingerprint);
+}
+
+/** A live key's stored answer for a request with `fingerprint`: the first answer, or 422 for another request. */
+export function replayStored(stored: { fingerprint: string; responseStatus: number; responseBody: unknown }, fingerprint: string): StoredResponse & { replayed: true } {
+  if (stored.fingerprint !== fingerprint) throw new AppError(422, 'idempotency_mismatch', IDEMPOTENCY_MISMATCH_MESSAGE);
   return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
 }
 

@@ -5,14 +5,24 @@ import type { Change } from '../db/read-cache';
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 const MAX_ATTEMPTS = 3;
 
-function pgCode(error: unknown): string | undefined {
+/** A database error's field (code, constraint), looked for through the wrappers' `cause` chain. */
+function pgField(error: unknown, field: 'code' | 'constraint'): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    const value = (current as Record<string, unknown>)[field];
+    if (typeof value === 'string') return value;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+function pgCode(error: unknown): string | undefined {
+  return pgField(error, 'code');
+}
+
+/** Whether `error` is a unique violation of the named constraint. */
+export function isUniqueViolationOf(error: unknown, constraint: string): boolean {
+  return pgCode(error) === '23505' && pgField(error, 'constraint') === constraint;
 }
 
 // Changes that stale cached reads, held by their transaction until it commits: told earlier, an

@@ -1,0 +1,168 @@
+// The cash-out's two statements (decision 018) when the world moves between them. The demo payout
+// adapter runs between the read and the write, so a test adapter can change the card, the plan
+// or the payout methods at exactly that moment; the cash-out must then be decided again on the
+// new figures, never on the ones it read.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
+import { insertFundedCard } from '../../../../tests/helpers/fixtures';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
+import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import type { PayoutProvider } from '../../adapters/payouts';
+import { cards, idempotencyKeys, payoutMethods, transactions, users } from '../../db/schema';
+import { checkLedger } from '../../ledger/check-ledger';
+
+const run = await requireEngine();
+const HOUR_MS = 60 * 60 * 1000;
+
+describe.skipIf(!run)(`cash-out between its two statements (${testEngine()})`, () => {
+  let t: TestApp;
+  /** Runs once, at the next payout: between the cash-out's read and its write. */
+  let betweenStatements: (() => Promise<void>) | null = null;
+  let payouts = 0;
+  const payoutsAdapter: PayoutProvider = {
+    async send() {
+      payouts += 1;
+      const step = betweenStatements;
+      betweenStatements = null;
+      if (step) await step();
+      return { payoutId: `payout_test_${randomUUID()}` };
+    },
+  };
+
+  async function userWithCard(amountCents: number): Promise<{ user: ApiUser; userId: string; cardId: string }> {
+    const user = await registerUser(t.app);
+    const userId = (await user.request('GET', '/api/me')).json().id as string;
+    const cardId = await insertFundedCard(t.database.db, userId, amountCents);
+    return { user, userId, cardId };
+  }
+  const cashout = (user: ApiUser, body: Record<string, unknown>, key: string = randomUUID()) =>
+    user.request('POST', '/api/cashouts', body, { 'idempotency-key': key });
+  /** A purchase through the API: a real, journaled change of the card's balance. */
+  const spend = async (user: ApiUser, cardId: string, amountCents: number) => {
+    const res = await user.request('POST', `/api/cards/${cardId}/purchases`, { merchant: 'Corner Shop', amountCents }, { 'idempotency-key': randomUUID() });
+    expect(res.statusCode, res.body).toBe(201);
+  };
+  const remaining = async (cardId: string) => (await t.database.db.select().from(cards).where(eq(cards.id, cardId)))[0]!.remainingAmountCents;
+  const cashoutRows = (cardId: string) => t.database.db.select().from(transactions).where(eq(transactions.cardId, cardId));
+
+  beforeAll(async () => {
+    t = await createTestApp({ adapters: { payouts: payoutsAdapter } });
+  });
+  afterEach(async () => {
+    betweenStatements = null;
+    if (t) expect((await checkLedger(t.database.db)).problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the balance changed in between: nothing of the first try is written, and the second decides on the new balance', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    betweenStatements = () => spend(user, cardId, 4_000);
+    const res = await cashout(user, { cardId, amountCents: 5_000, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().card.remainingAmountCents).toBe(1_000);
+    expect(await remaining(cardId)).toBe(1_000);
+    expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
+  });
+
+  it('the balance fell below the amount in between: the answer is the refusal the new balance calls for', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    betweenStatements = () => spend(user, cardId, 7_000);
+    const res = await cashout(user, { cardId, amountCents: 5_000, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.message).toContain('$30.00');
+    expect(await remaining(cardId)).toBe(3_000);
+    expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(0);
+  });
+
+  it('the plan changed in between: the fee is the new plan’s', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    betweenStatements = async () => {
+      await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
+    };
+    const res = await cashout(user, { cardId, amountCents: 10_000, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(201);
+    // Free takes 1%, Premium 0.5% (DECISIONS §2).
+    expect(res.json().cashout.feeCents).toBe(50);
+    expect((await cashoutRows(cardId))[0]).toMatchObject({ feeCents: 50, netAmountCents: 9_950 });
+  });
+
+  it('the payout methods changed in between: a method no longer saved is refused', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    // Premium allows ACH and PayPal; with saved methods, only the saved ones (DECISIONS §3).
+    await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
+    await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
+    await t.database.db.insert(payoutMethods).values({ userId, method: 'paypal' });
+    betweenStatements = async () => {
+      await t.database.db.delete(payoutMethods).where(eq(payoutMethods.userId, userId));
+      await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
+    };
+    const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().error.code).toBe('payout_method_not_saved');
+    expect(await remaining(cardId)).toBe(10_000);
+  });
+
+  it('a card that keeps changing is cashed out by the locked transaction after two tries', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    let changes = 0;
+    const change = async () => {
+      changes += 1;
+      await spend(user, cardId, 100);
+      // The next payout (the second try's) changes it again.
+      if (changes < 2) betweenStatements = change;
+    };
+    betweenStatements = change;
+    payouts = 0;
+    const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(201);
+    // Two tries of two statements, then the locked transaction's payout.
+    expect(payouts).toBe(3);
+    expect(res.json().card.remainingAmountCents).toBe(10_000 - 200 - 1_000);
+    expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
+  });
+
+  it('the same key sent again during the first one: one cash-out, and the second gets its answer', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    const key = randomUUID();
+    const body = { cardId, amountCents: 1_000, payoutMethod: 'ach' };
+    let second: Awaited<ReturnType<typeof cashout>> | undefined;
+    // The retry runs while the first is between its statements, so both read "no such key".
+    betweenStatements = async () => {
+      second = await cashout(user, body, key);
+    };
+    const first = await cashout(user, body, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second?.statusCode, second?.body).toBe(201);
+    expect(second?.json()).toEqual(first.json());
+    expect(await remaining(cardId)).toBe(9_000);
+    expect(await cashoutRows(cardId)).toHaveLength(1);
+  });
+
+  it('a key older than the retention window counts as new (the locked transaction reuses it)', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    const key = randomUUID();
+    expect((await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }, key)).statusCode).toBe(201);
+    await t.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * HOUR_MS) }).where(eq(idempotencyKeys.userId, userId));
+    const again = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' }, key);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(await remaining(cardId)).toBe(7_000);
+  });
+
+  it('a key reused for a different cash-out is refused with 422, and nothing moves', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    const key = randomUUID();
+    expect((await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }, key)).statusCode).toBe(201);
+    const other = await cashout(user, { cardId, amountCents: 1_500, payoutMethod: 'ach' }, key);
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json().error.code).toBe('idempotency_mismatch');
+    const replay = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }, key);
+    expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await remaining(cardId)).toBe(9_000);
+  });
+});
