@@ -60,6 +60,13 @@ export function compactEntries(entries: Posting[]): Posting[] {
 // One fixed text for every journal, whatever its number of entries and transaction rows: the
 // lists travel as arrays (unnest), so it is a named statement built once, and PostgreSQL parses
 // and plans it once per connection (docs/performance.md, round 4).
+//
+// Planned once, it must stay right as ledger_accounts grows (a row per card): a plain join by
+// code, planned while the table was small, kept a hash join over a sequential scan of the whole
+// table, and with it the balance update too, so every money movement cost time in proportion to
+// the number of cards ever issued (round 5). The accounts are looked up one code at a time
+// (LATERAL ... LIMIT 1, which the planner does not flatten into a join), and the balances updated
+// by `id = any(array(...))`: the unique indexes, however small the table was when planned.
 
 /**
  * The journal's WITH clauses: j (the journal, written only when `guard` holds), v (the entries'
@@ -77,13 +84,12 @@ export function journalClauses(guard: SQL = sql`true`): SQL {
     v as (select * from unnest(${sql.placeholder('eCodes')}::text[], ${sql.placeholder('eAmounts')}::bigint[]) as v(code, amount)),
     e as (
       insert into journal_entries (journal_id, account_id, amount_cents)
-      select j.id, a.id, v.amount from j, v join ledger_accounts a on a.code = v.code
+      select j.id, a.id, v.amount from j, v cross join lateral (select id from ledger_accounts where code = v.code limit 1) a
       returning account_id, amount_cents
     ),
     b as (
-      update ledger_accounts la set balance_cents = la.balance_cents + s.amount
-      from (select account_id, sum(amount_cents) as amount from e group by account_id) s
-      where la.id = s.account_id and la.kind = 'card'
+      update ledger_accounts la set balance_cents = la.balance_cents + (select sum(e.amount_cents) from e where e.account_id = la.id)
+      where la.id = any(array(select account_id from e)) and la.kind = 'card'
       returning la.id
     ),
     t as (
