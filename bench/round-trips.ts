@@ -78,13 +78,17 @@ async function main() {
         body: { ...COMPLETE_CHOICES, expected: draft.expected },
       }),
     );
-    await measure('cash out', () =>
+    const cashOut = () =>
       call(base, 'POST', '/api/cashouts', {
         cookie: user.cookie,
         headers: { 'idempotency-key': randomBytes(8).toString('hex') },
         body: { cardId, amountCents: 100, payoutMethod: 'ach' },
-      }),
-    );
+      });
+    await measure('cash out (first: reads the user)', cashOut);
+    await measure('cash out (again: the user from the read cache)', cashOut);
+    const listCards = () => call(base, 'GET', '/api/cards', { cookie: user.cookie });
+    await measure('list cards (after the cash-out: read again)', listCards);
+    await measure('list cards (again: from the read cache)', listCards);
   } finally {
     await app.close();
     await database.close();

@@ -67,13 +67,24 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
     return registerOver(home, `scale-${userCount}-${randomUUID()}@example.com`, TEST_PASSWORD, `198.51.100.${userCount}`);
   };
 
-  it('a session made on one instance works on the other, and a sign-out on one ends it on both', async () => {
+  it('a session made on one instance works on the other, and a sign-out on one ends it on both (on the other within moments)', async () => {
     const user = await newUser(a.url);
+    // Both instances now hold the session in their read cache (decision 017).
+    expect((await user.request(a.url, 'GET', '/api/me')).status).toBe(200);
     const onB = await user.request(b.url, 'GET', '/api/me');
     expect(onB.status).toBe(200);
     expect((onB.body as { email: string }).email).toBe(user.email);
     expect((await user.request(b.url, 'POST', '/api/auth/logout')).status).toBe(204);
-    expect((await user.request(a.url, 'GET', '/api/me')).status).toBe(401);
+    expect((await user.request(b.url, 'GET', '/api/me')).status).toBe(401);
+    // A learns it from B's NOTIFY: a few milliseconds, allowed up to one second here.
+    const started = Date.now();
+    let onA = await user.request(a.url, 'GET', '/api/me');
+    while (onA.status === 200 && Date.now() - started < 1_000) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      onA = await user.request(a.url, 'GET', '/api/me');
+    }
+    expect(onA.status).toBe(401);
+    console.log(`scale-out: a sign-out on B ended the session on A within ${Date.now() - started} ms`);
   });
 
   it('rate limits count across instances: the 11th wrong password for one e-mail is refused wherever it lands', async () => {

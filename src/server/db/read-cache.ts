@@ -1,9 +1,13 @@
 // An in-process cache of the two reads that every signed-in page makes again and again: the
 // session behind a cookie and the user's card list (decision 017). The database stays the
-// authority: nothing that moves money or checks an entitlement reads from here, and an entry is
-// forgotten as soon as a committed change makes it wrong, on this instance at once and on the
-// others through the change bus (db/change-bus.ts). While the bus cannot promise that (its
-// listening connection is down), the cache is off and every read goes to the database.
+// authority, and an entry is forgotten as soon as a committed change makes it wrong, on this
+// instance at once and on the others through the change bus (db/change-bus.ts). While the bus
+// cannot promise that (its listening connection is down), the cache is off and every read goes to
+// the database.
+//
+// It also keeps hints (decision 018): facts that a money statement re-checks itself in the same
+// statement, so that a stale hint costs a retry, never a wrong answer. Hints are not published
+// on the bus; they only age out or are dropped by whoever found them stale.
 import type { cards, sessions } from './schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -37,6 +41,7 @@ export class ReadCache {
   // holds a ticket that a change of that user's cards takes away.
   private sessionEpoch = 0;
   private readonly cardTickets = new Map<string, symbol>();
+  private readonly hints = new Map<string, Entry<unknown>>();
 
   private readonly clockMs: () => number;
   private readonly maxEntries: number;
@@ -94,6 +99,19 @@ export class ReadCache {
     }
   }
 
+  /** A hint stored under `key`, if fresh (see above: only for what the reader re-checks). */
+  hint<T>(key: string): T | undefined {
+    return this.fresh(this.hints.get(key)) as T | undefined;
+  }
+
+  setHint(key: string, value: unknown): void {
+    if (this.enabled) this.remember(this.hints, key, value);
+  }
+
+  dropHint(key: string): void {
+    this.hints.delete(key);
+  }
+
   forget(change: Change): void {
     switch (change.kind) {
       case 'session': {
@@ -124,6 +142,7 @@ export class ReadCache {
     this.tokenHashBySession.clear();
     this.cardsByUser.clear();
     this.cardTickets.clear();
+    this.hints.clear();
   }
 
   private fresh<T>(entry: Entry<T> | undefined): T | undefined {

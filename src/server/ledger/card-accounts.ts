@@ -43,8 +43,11 @@ export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents
 
 export type DebitRow = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
 
-/** The conditional debit (see debitCard), its values as placeholders; shared with ledger/debit-and-post.ts. */
-export function debitCardSql(): SQL {
+/**
+ * The conditional debit (see debitCard), its values as placeholders; shared with
+ * ledger/debit-and-post.ts and the cash-out's statement, which adds a `guard` of its own.
+ */
+export function debitCardSql(guard: SQL = sql`true`): SQL {
   return sql`
     update cards set
       remaining_amount_cents = remaining_amount_cents - ${sql.placeholder('amountCents')}::bigint,
@@ -55,6 +58,7 @@ export function debitCardSql(): SQL {
                     then now() else closed_at end
     where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid and not frozen
       and status = any(${sql.placeholder('allowedStatuses')}::text[]) and remaining_amount_cents >= ${sql.placeholder('amountCents')}::bigint
+      and ${guard}
     returning remaining_amount_cents, amount_spent_cents, status, last4`;
 }
 

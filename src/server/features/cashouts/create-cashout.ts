@@ -3,11 +3,11 @@
 // the transaction record and the payout itself, all committed together with the Idempotency-Key.
 //
 // Two ways to do it, deciding the same things by the same rules (cashout-rules.ts):
-// - two statements without an explicit transaction (cashout-two-statements.ts, decision 018), the
-//   usual way: 2 round trips;
-// - one locked transaction (below): when the card keeps changing under the two statements, and
-//   for the key cases they leave to it. It locks the user and then debits the card, so it
-//   never needs to try again.
+// - one statement without an explicit transaction (cashout-in-one-statement.ts, decision 018),
+//   the usual way: 1 or 2 round trips;
+// - one locked transaction (below): when the user's facts keep changing under that statement, and
+//   for an expired key to be reused. It locks the user and then debits the card, so it never
+//   needs to try again.
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -30,13 +30,13 @@ import {
   type StoredResponse,
 } from '../../lib/idempotency';
 import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
-import { cashoutInTwoStatements } from './cashout-two-statements';
+import { cashoutInOneStatement } from './cashout-in-one-statement';
 
 export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage, toCashout } from './cashout-rules';
 export type { CashoutInput } from './cashout-rules';
 
-/** How often the two statements are tried before the locked transaction takes over. */
-export const TWO_STATEMENT_ATTEMPTS = 2;
+/** How often the one statement is tried before the locked transaction takes over. */
+export const ONE_STATEMENT_ATTEMPTS = 2;
 
 export async function createCashout(
   app: FastifyInstance,
@@ -55,8 +55,8 @@ export async function createCashout(
 
 async function cashOut(app: FastifyInstance, userId: string, input: CashoutInput, key: string, fingerprint: string): Promise<StoredResponse & { replayed: boolean }> {
   const now = app.now();
-  for (let attempt = 1; attempt <= TWO_STATEMENT_ATTEMPTS; attempt += 1) {
-    const outcome = await cashoutInTwoStatements(app, { userId, input, key, fingerprint, expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) });
+  for (let attempt = 1; attempt <= ONE_STATEMENT_ATTEMPTS; attempt += 1) {
+    const outcome = await cashoutInOneStatement(app, { userId, input, key, fingerprint, expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) });
     if (outcome.kind === 'answered') return outcome.result;
     if (outcome.kind === 'use-transaction') break;
   }

@@ -1,7 +1,7 @@
-// The cash-out's two statements (decision 018) when the world moves between them. The demo payout
-// adapter runs between the read and the write, so a test adapter can change the card, the plan
-// or the payout methods at exactly that moment; the cash-out must then be decided again on the
-// new figures, never on the ones it read.
+// The cash-out's one statement (decision 018) when the world moves under it. The payout adapter
+// runs after the user's facts are known (from the read cache's hint or a read) and before the
+// statement, so a test adapter can change the card, the plan or the payout methods at exactly that
+// moment; the cash-out must then be decided on the new figures, never on the ones it had.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,9 @@ import { checkLedger } from '../../ledger/check-ledger';
 const run = await requireEngine();
 const HOUR_MS = 60 * 60 * 1000;
 
-describe.skipIf(!run)(`cash-out between its two statements (${testEngine()})`, () => {
+describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   let t: TestApp;
-  /** Runs once, at the next payout: between the cash-out's read and its write. */
+  /** Runs once, at the next payout: after the cash-out's facts, before its statement. */
   let betweenStatements: (() => Promise<void>) | null = null;
   let payouts = 0;
   const payoutsAdapter: PayoutProvider = {
@@ -58,7 +58,7 @@ describe.skipIf(!run)(`cash-out between its two statements (${testEngine()})`, (
     await t?.close();
   });
 
-  it('the balance changed in between: nothing of the first try is written, and the second decides on the new balance', async () => {
+  it('the balance changed in between: the debit takes what the card holds then, and the answer says so', async () => {
     const { user, cardId } = await userWithCard(10_000);
     betweenStatements = () => spend(user, cardId, 4_000);
     const res = await cashout(user, { cardId, amountCents: 5_000, payoutMethod: 'ach' });
@@ -106,23 +106,60 @@ describe.skipIf(!run)(`cash-out between its two statements (${testEngine()})`, (
     expect(await remaining(cardId)).toBe(10_000);
   });
 
-  it('a card that keeps changing is cashed out by the locked transaction after two tries', async () => {
-    const { user, cardId } = await userWithCard(10_000);
-    let changes = 0;
-    const change = async () => {
-      changes += 1;
-      await spend(user, cardId, 100);
-      // The next payout (the second try's) changes it again.
-      if (changes < 2) betweenStatements = change;
+  it('facts that keep changing under the statement: the locked transaction cashes out after two tries', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    let flips = 0;
+    const flip = async () => {
+      flips += 1;
+      await t.database.db.update(users).set({ subscription: flips % 2 === 1 ? 'premium' : 'free' }).where(eq(users.id, userId));
+      // The next payout (the second try's) changes the plan again.
+      if (flips < 2) betweenStatements = flip;
     };
-    betweenStatements = change;
+    betweenStatements = flip;
     payouts = 0;
-    const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+    const res = await cashout(user, { cardId, amountCents: 10_000, payoutMethod: 'ach' });
     expect(res.statusCode, res.body).toBe(201);
-    // Two tries of two statements, then the locked transaction's payout.
+    // Two tries of the statement, then the locked transaction's payout, at the plan in force: Free, 1%.
     expect(payouts).toBe(3);
-    expect(res.json().card.remainingAmountCents).toBe(10_000 - 200 - 1_000);
+    expect(res.json().cashout.feeCents).toBe(100);
     expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
+  });
+
+  it('a payout method saved since the facts were cached is usable at once: a refusal is never decided on a hint', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
+    await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
+    expect((await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' })).statusCode).toBe(201);
+    // Saved elsewhere (another instance, say): the hint this instance holds does not know it.
+    await t.database.db.insert(payoutMethods).values({ userId, method: 'paypal' });
+    const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().cashout.payoutMethod).toBe('paypal');
+  });
+
+  it('a retried cash-out that emptied the card gets its first answer, not "no balance"', async () => {
+    const { user, cardId } = await userWithCard(2_500);
+    const key = randomUUID();
+    const body = { cardId, amountCents: 2_500, payoutMethod: 'ach' };
+    const first = await cashout(user, body, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().card).toMatchObject({ status: 'cashed_out', remainingAmountCents: 0 });
+    const retry = await cashout(user, body, key);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+  });
+
+  it('the answer stored with the key is the answer given: the card figures the statement wrote', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    await spend(user, cardId, 1_500);
+    const key = randomUUID();
+    const first = await cashout(user, { cardId, amountCents: 3_000, payoutMethod: 'ach' }, key);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().card).toEqual({ id: cardId, status: 'active', remainingAmountCents: 5_500, amountSpentCents: 1_500 });
+    expect(first.json().cashout.cardLast4).toBe('4242');
+    const [stored] = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(stored?.responseBody).toEqual(first.json());
   });
 
   it('the same key sent again during the first one: one cash-out, and the second gets its answer', async () => {
