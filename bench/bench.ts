@@ -89,6 +89,9 @@ async function main(): Promise<number> {
     const prepared = await prepare(server.url, options, wanted, log);
     for (const name of SCENARIOS) {
       if (!wanted.has(name)) continue;
+      // Each scenario starts on a settled database, as pgbench vacuums its tables before its run:
+      // the previous scenario's dead rows and stale statistics are not this one's to pay for.
+      await queryDatabase(databaseUrl, 'vacuum analyze');
       log(`scenario: ${name}`);
       const figures = await measureScenario(name, server.url, options, prepared);
       const ceiling = ceilingRate(result, SCENARIO_INFO[name].ceiling);
