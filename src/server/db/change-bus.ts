@@ -75,9 +75,11 @@ export function registerChangeBus(db: object, bus: ChangeBus): void {
   busByDb.set(db, bus);
 }
 
-/** Publishes committed changes on the bus of a database handle (none: no cache to keep right). */
-export function publishChanges(db: object, changes: readonly Change[]): void {
-  if (changes.length > 0) busByDb.get(db)?.publish(changes);
+/** Publishes committed changes on the bus of a database handle; false when the handle has none. */
+export function publishChanges(db: object, changes: readonly Change[]): boolean {
+  const bus = busByDb.get(db);
+  if (bus && changes.length > 0) bus.publish(changes);
+  return bus !== undefined;
 }
 
 export function localChangeBus(cache: ReadCache): ChangeBus {

@@ -55,8 +55,10 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
  */
 export function changed(db: DbOrTx, change: Change): void {
   const pending = changesByTx.get(db as Tx);
-  if (pending) pending.push(change);
-  else publishChanges(db, [change]);
+  if (pending) return void pending.push(change);
+  // Anything else (a nested transaction, one not opened by inTransaction) would drop the change
+  // silently and leave a cached session or card list wrong: refuse it where it is written.
+  if (!publishChanges(db, [change])) throw new Error('changed(): pass the database handle or a transaction of inTransaction');
 }
 
 export { pgCode };

@@ -12,6 +12,7 @@ import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from
 import { LISTENER_APPLICATION_NAME } from '../../db/change-bus';
 import { openDatabase, type Database } from '../../db/client';
 import { cards } from '../../db/schema';
+import { changed } from '../../lib/transaction';
 import { expireCards } from './expire-cards';
 
 const run = await requireEngine();
@@ -99,6 +100,12 @@ describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
     expect(res.statusCode, res.body).toBe(204);
     expect((await otherDevice.request('GET', '/api/cards')).statusCode).toBe(401);
     expect((await user.request('GET', '/api/cards')).statusCode).toBe(200);
+  });
+
+  it('a change recorded in a transaction the cache cannot follow is refused, never dropped', async () => {
+    await t.database.db.transaction(async (tx) => {
+      expect(() => changed(tx, { kind: 'cards-of', userId: randomUUID() })).toThrow(/inTransaction/);
+    });
   });
 
   it('the scheduled expiry shows in a cached card list at once', async () => {
