@@ -1,6 +1,7 @@
 // `npm run bench` (docs/performance.md): the production build on a PostgreSQL database of its own,
 // driven by autocannon from this process at 32 connections after a warm-up, next to two ceilings
-// measured in the same run: pgbench (TPC-B-like) and a bare Fastify route.
+// measured in the same run, before and after the scenarios (decision 019): pgbench (TPC-B-like) and
+// a bare Fastify route.
 //
 //   npm run bench                  full run (builds first), floors checked and reported
 //   npm run bench -- --smoke       seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
@@ -13,7 +14,7 @@ import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { parseOptions } from './lib/options';
 import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
-import { ceilingRate, describeMachine, evaluateFloors, formatReport, SCENARIO_INFO, type BenchResult } from './lib/report';
+import { describeMachine, evaluateFloors, formatReport, withRatios, type BenchResult } from './lib/report';
 import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
 
 const options = parseOptions(process.argv.slice(2));
@@ -62,6 +63,8 @@ async function main(): Promise<number> {
     options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale },
     pgbench: null,
     bare: null,
+    pgbenchAfter: null,
+    bareAfter: null,
     scenarios: {},
     floors: [],
   };
@@ -93,10 +96,10 @@ async function main(): Promise<number> {
       // the previous scenario's dead rows and stale statistics are not this one's to pay for.
       await queryDatabase(databaseUrl, 'vacuum analyze');
       log(`scenario: ${name}`);
-      const figures = await measureScenario(name, server.url, options, prepared);
-      const ceiling = ceilingRate(result, SCENARIO_INFO[name].ceiling);
-      result.scenarios[name] = { ...figures, ratio: ceiling ? figures.rps / ceiling : null };
+      const figures = await measureScenario(name, server.url, options, prepared, server.child.pid);
+      result.scenarios[name] = { ...figures, ratio: null };
       log(`  ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
+      if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(2)} ms, server ${figures.cpu.serverMs.toFixed(2)} ms, load generator ${figures.cpu.benchMs.toFixed(2)} ms`);
       for (const failure of figures.failures) log(`  e.g. ${failure}`);
     }
   } finally {
@@ -104,6 +107,17 @@ async function main(): Promise<number> {
     await dropDatabase(dbName);
   }
 
+  if (!skipCeilings) {
+    // Measured again after the scenarios, which take minutes: on a shared host the speed moves
+    // within a run (pgbench by up to 2x within the hour), and a ceiling taken only before the
+    // scenarios would make their ratios depend on when in the run each one ran.
+    log('ceilings again, after the scenarios');
+    result.pgbenchAfter = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
+    log(`  pgbench ${result.pgbenchAfter.tps.toFixed(0)} tps`);
+    result.bareAfter = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
+    log(`  bare route ${result.bareAfter.rps.toFixed(0)} req/s`);
+  }
+  result.scenarios = withRatios(result);
   result.floors = evaluateFloors(result);
   console.log(`\n${formatReport(result)}\n`);
   if (options.jsonOut) writeFileSync(options.jsonOut, JSON.stringify(result, null, 2) + '\n');

@@ -1,5 +1,6 @@
 // autocannon, driven from this process (the server is another one), and what a run reports.
 import autocannon, { type Options, type Request, type Result } from 'autocannon';
+import { cpuPerRequest, sampleCpu, type CpuPerRequest } from './cpu';
 
 export type Figures = {
   /** Successful (2xx) answers per second over the run. */
@@ -14,6 +15,8 @@ export type Figures = {
   durationSeconds: number;
   /** A few non-2xx answers, to say why. */
   failures: string[];
+  /** CPU milliseconds per answer: PostgreSQL's processes, the server's, this process's (the load). */
+  cpu: CpuPerRequest | null;
 };
 
 export type LoadSpec = {
@@ -23,6 +26,8 @@ export type LoadSpec = {
   duration?: number;
   amount?: number;
   requests: Request[];
+  /** The server process, whose CPU time is reported per answer. */
+  serverPid?: number;
 };
 
 export async function runLoad(spec: LoadSpec): Promise<Figures> {
@@ -46,7 +51,9 @@ export async function runLoad(spec: LoadSpec): Promise<Figures> {
   // autocannon's own duration is in whole seconds, and a fixed-amount run only notices it is done
   // at its next one-second tick: time it here, from the start to the last answer.
   const started = performance.now();
+  const cpuBefore = sampleCpu(spec.serverPid);
   const result: Result = await autocannon(options);
+  const cpuAfter = sampleCpu(spec.serverPid);
   const seconds = Math.max(0.001, ((spec.amount !== undefined && lastResponseAt > started ? lastResponseAt : performance.now()) - started) / 1000);
   const ok = result['2xx'];
   return {
@@ -60,5 +67,6 @@ export async function runLoad(spec: LoadSpec): Promise<Figures> {
     errors: result.errors,
     durationSeconds: seconds,
     failures,
+    cpu: cpuPerRequest(cpuBefore, cpuAfter, ok),
   };
 }

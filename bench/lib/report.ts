@@ -26,6 +26,9 @@ export type BenchResult = {
   options: Pick<BenchOptions, 'connections' | 'warmupSeconds' | 'measureSeconds' | 'pgbenchScale'>;
   pgbench: PgbenchFigures | null;
   bare: Figures | null;
+  /** The same two ceilings measured again after the scenarios: the host's speed drifts within a run. */
+  pgbenchAfter: PgbenchFigures | null;
+  bareAfter: Figures | null;
   scenarios: Partial<Record<ScenarioName, Figures & { ratio: number | null }>>;
   floors: Floor[];
 };
@@ -36,8 +39,39 @@ export function describeMachine(): string {
   return `${model}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
-export function ceilingRate(result: Pick<BenchResult, 'pgbench' | 'bare'>, ceiling: Ceiling): number | null {
-  return ceiling === 'pgbench' ? (result.pgbench?.tps ?? null) : (result.bare?.rps ?? null);
+type Ceilings = Pick<BenchResult, 'pgbench' | 'bare' | 'pgbenchAfter' | 'bareAfter'>;
+
+/** The ceiling's rates measured before and after the scenarios (one or both; none when skipped). */
+function ceilingRates(result: Ceilings, ceiling: Ceiling): number[] {
+  const rates = ceiling === 'pgbench' ? [result.pgbench?.tps, result.pgbenchAfter?.tps] : [result.bare?.rps, result.bareAfter?.rps];
+  return rates.filter((rate): rate is number => rate !== undefined);
+}
+
+/** A scenario's ceiling: the mean of the measurements that bracket the scenarios. */
+export function ceilingRate(result: Ceilings, ceiling: Ceiling): number | null {
+  const rates = ceilingRates(result, ceiling);
+  return rates.length === 0 ? null : rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
+}
+
+/** How far the two measurements of a ceiling lie apart, relative to their mean (null with fewer than two). */
+export function ceilingDrift(result: Ceilings, ceiling: Ceiling): number | null {
+  const rates = ceilingRates(result, ceiling);
+  if (rates.length < 2) return null;
+  const mean = ceilingRate(result, ceiling) ?? 1;
+  return (Math.max(...rates) - Math.min(...rates)) / mean;
+}
+
+/** Above this drift the report says that the host's speed moved too much for the ratios to be read closely. */
+export const CEILING_DRIFT_WARNING = 0.2;
+
+/** Each scenario's ratio to its ceiling, once every measurement of the ceilings is in. */
+export function withRatios(result: BenchResult): BenchResult['scenarios'] {
+  const scenarios: BenchResult['scenarios'] = {};
+  for (const [name, figures] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures & { ratio: number | null }]>) {
+    const ceiling = ceilingRate(result, SCENARIO_INFO[name].ceiling);
+    scenarios[name] = { ...figures, ratio: ceiling ? figures.rps / ceiling : null };
+  }
+  return scenarios;
 }
 
 export function evaluateFloors(result: Pick<BenchResult, 'pgbench' | 'bare' | 'scenarios'>): Floor[] {
@@ -63,21 +97,33 @@ export function formatReport(result: BenchResult): string {
   lines.push(`- database: ${result.postgres}`);
   lines.push(`- load: autocannon, ${result.options.connections} connections, ${result.options.warmupSeconds} s warm-up, ${result.options.measureSeconds} s measured (combine: a fixed number of prepared drafts)`);
   lines.push('');
-  lines.push('| ceiling | rate | p50 ms | p99 ms |');
-  lines.push('|---|---:|---:|---:|');
-  if (result.pgbench) {
-    const p = result.pgbench;
-    lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${n(p.tps)} tps | ${n(p.p50, 1)} | ${n(p.p99, 1)} |`);
+  lines.push('| ceiling | when | rate | p50 ms | p99 ms |');
+  lines.push('|---|---|---:|---:|---:|');
+  for (const [when, p] of [['before', result.pgbench], ['after', result.pgbenchAfter]] as const) {
+    if (p) lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${when} | ${n(p.tps)} tps | ${n(p.p50, 1)} | ${n(p.p99, 1)} |`);
   }
-  if (result.bare) lines.push(`| bare Fastify route (GET, JSON) | ${n(result.bare.rps)} req/s | ${n(result.bare.p50)} | ${n(result.bare.p99)} |`);
+  for (const [when, b] of [['before', result.bare], ['after', result.bareAfter]] as const) {
+    if (b) lines.push(`| bare Fastify route (GET, JSON) | ${when} | ${n(b.rps)} req/s | ${n(b.p50)} | ${n(b.p99)} |`);
+  }
+  for (const ceiling of ['pgbench', 'bare'] as const) {
+    const drift = ceilingDrift(result, ceiling);
+    if (drift === null) continue;
+    const name = ceiling === 'pgbench' ? 'pgbench' : 'the bare route';
+    lines.push('');
+    lines.push(
+      `Ceiling used for ${name}: the mean, ${n(ceilingRate(result, ceiling) ?? 0)}/s; its two measurements lie ${(drift * 100).toFixed(0)}% apart` +
+        (drift > CEILING_DRIFT_WARNING ? ` (**over ${CEILING_DRIFT_WARNING * 100}%: the host's speed moved during the run, so read the ratios to it as approximate**).` : '.'),
+    );
+  }
   lines.push('');
-  lines.push('| scenario | req/s | p50 ms | p99 ms | non-2xx | ceiling | ratio | floor |');
-  lines.push('|---|---:|---:|---:|---:|---|---:|---|');
+  lines.push('| scenario | req/s | p50 ms | p99 ms | non-2xx | CPU ms per answer (PostgreSQL / server / load) | ceiling | ratio | floor |');
+  lines.push('|---|---:|---:|---:|---:|---|---|---:|---|');
   for (const [name, f] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures & { ratio: number | null }]>) {
     const info = SCENARIO_INFO[name];
     const own = result.floors.filter((fl) => fl.scenario === name);
     const floorText = own.map((fl) => `${fl.met ? 'met' : 'MISSED'}: ${fl.what.replace(`${name} `, '')}`).join('; ');
-    lines.push(`| ${info.label} | ${n(f.rps)} | ${n(f.p50)} | ${n(f.p99)} | ${f.non2xx + f.errors} | ${info.ceiling === 'pgbench' ? 'pgbench' : 'bare route'} | ${pct(f.ratio)} | ${floorText} |`);
+    const cpu = f.cpu ? `${n(f.cpu.postgresMs, 2)} / ${n(f.cpu.serverMs, 2)} / ${n(f.cpu.benchMs, 2)}` : 'n/a';
+    lines.push(`| ${info.label} | ${n(f.rps)} | ${n(f.p50)} | ${n(f.p99)} | ${f.non2xx + f.errors} | ${cpu} | ${info.ceiling === 'pgbench' ? 'pgbench' : 'bare route'} | ${pct(f.ratio)} | ${floorText} |`);
   }
   lines.push('');
   const missed = result.floors.filter((f) => !f.met);

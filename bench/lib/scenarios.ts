@@ -138,8 +138,8 @@ function cashoutRequest(cards: ReadonlyArray<{ user: User; cardId: string }>): R
 }
 
 /** Warm-up, then the measured run, of one scenario. */
-export async function measureScenario(name: ScenarioName, baseUrl: string, options: BenchOptions, prepared: Prepared): Promise<Figures> {
-  const base = { url: baseUrl, connections: options.connections };
+export async function measureScenario(name: ScenarioName, baseUrl: string, options: BenchOptions, prepared: Prepared, serverPid?: number): Promise<Figures> {
+  const base = { url: baseUrl, connections: options.connections, serverPid };
   switch (name) {
     case 'sign-in':
       await runLoad({ ...base, duration: options.warmupSeconds, requests: [signInRequest(prepared.readUsers)] });
