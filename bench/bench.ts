@@ -14,7 +14,7 @@ import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { parseOptions } from './lib/options';
 import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
-import { describeMachine, evaluateFloors, formatReport, withRatios, type BenchResult } from './lib/report';
+import { describeMachine, evaluateFloors, formatReport, newBenchResult, withRatios } from './lib/report';
 import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
 
 const options = parseOptions(process.argv.slice(2));
@@ -55,19 +55,13 @@ async function main(): Promise<number> {
 
   const wanted = new Set<ScenarioName>((options.only ?? SCENARIOS).filter((s): s is ScenarioName => (SCENARIOS as readonly string[]).includes(s)));
   if (wanted.size === 0) throw new Error(`--only names none of ${SCENARIOS.join(', ')}`);
-  const result: BenchResult = {
+  const result = newBenchResult({
     mode: options.smoke ? 'smoke' : 'full',
     date: new Date().toISOString(),
     machine: describeMachine(),
     postgres: await describeServer(),
     options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale },
-    pgbench: null,
-    bare: null,
-    pgbenchAfter: null,
-    bareAfter: null,
-    scenarios: {},
-    floors: [],
-  };
+  });
   log(`${result.mode} run; ${result.machine}`);
 
   if (skipCeilings) {

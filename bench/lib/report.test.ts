@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PgbenchFigures } from './ceilings';
 import type { Figures } from './load';
-import { ceilingDrift, ceilingRate, evaluateFloors, formatReport, withRatios, type BenchResult } from './report';
+import { ceilingDrift, ceilingRate, evaluateFloors, formatReport, newBenchResult, withRatios, type BenchResult } from './report';
 
 const pgbench = (tps: number): PgbenchFigures => ({ tps, p50: 5, p99: 15, mean: 6, transactions: tps * 15, failed: 0, scale: 32, clients: 32, seconds: 15 });
 const figures = (rps: number, p99 = 50): Figures => ({ rps, p50: 20, p99, mean: 25, max: 90, requests: rps * 15, non2xx: 0, errors: 0, durationSeconds: 15, failures: [], cpu: { postgresMs: 1, serverMs: 0.5, benchMs: 0.2 } });
 
 function result(overrides: Partial<BenchResult>): BenchResult {
-  return {
-    mode: 'full',
-    date: '2026-11-23T00:00:00.000Z',
-    machine: 'test',
-    postgres: 'test',
-    options: { connections: 32, warmupSeconds: 5, measureSeconds: 15, pgbenchScale: 32 },
-    pgbench: null,
-    bare: null,
-    pgbenchAfter: null,
-    bareAfter: null,
-    scenarios: {},
-    floors: [],
-    ...overrides,
-  };
+  const about = { mode: 'full', date: '2026-11-23T00:00:00.000Z', machine: 'test', postgres: 'test', options: { connections: 32, warmupSeconds: 5, measureSeconds: 15, pgbenchScale: 32 } } as const;
+  return { ...newBenchResult(about), ...overrides };
 }
 
 describe('the ceilings bracket the scenarios', () => {

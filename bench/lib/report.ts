@@ -33,6 +33,11 @@ export type BenchResult = {
   floors: Floor[];
 };
 
+/** A run's result before anything is measured. */
+export function newBenchResult(about: Pick<BenchResult, 'mode' | 'date' | 'machine' | 'postgres' | 'options'>): BenchResult {
+  return { ...about, pgbench: null, bare: null, pgbenchAfter: null, bareAfter: null, scenarios: {}, floors: [] };
+}
+
 export function describeMachine(): string {
   const cpus = os.cpus();
   const model = cpus[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
