@@ -3,8 +3,8 @@
 // each request costs moves much less, so before/after comparisons read it first (performance.md).
 import { readdirSync, readFileSync } from 'node:fs';
 
-export type CpuSample = { postgresMs: number; serverMs: number; benchMs: number };
-export type CpuPerRequest = { postgresMs: number; serverMs: number; benchMs: number };
+/** CPU milliseconds of PostgreSQL's processes, the server process and this one: a snapshot, or per answer. */
+export type CpuMs = { postgresMs: number; serverMs: number; benchMs: number };
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
@@ -22,7 +22,7 @@ function processCpuMs(pid: number): { comm: string; ms: number } | null {
 }
 
 /** A snapshot; PostgreSQL backends that exit between two snapshots are not counted (the pool keeps them). */
-export function sampleCpu(serverPid: number | undefined): CpuSample {
+export function sampleCpu(serverPid: number | undefined): CpuMs {
   let postgresMs = 0;
   let pids: string[] = [];
   try {
@@ -42,7 +42,7 @@ export function sampleCpu(serverPid: number | undefined): CpuSample {
   };
 }
 
-export function cpuPerRequest(before: CpuSample, after: CpuSample, requests: number): CpuPerRequest | null {
+export function cpuPerRequest(before: CpuMs, after: CpuMs, requests: number): CpuMs | null {
   if (requests <= 0 || after.postgresMs === 0) return null;
   const per = (a: number, b: number) => Math.max(0, a - b) / requests;
   return { postgresMs: per(after.postgresMs, before.postgresMs), serverMs: per(after.serverMs, before.serverMs), benchMs: per(after.benchMs, before.benchMs) };

@@ -1,6 +1,6 @@
 // autocannon, driven from this process (the server is another one), and what a run reports.
 import autocannon, { type Options, type Request, type Result } from 'autocannon';
-import { cpuPerRequest, sampleCpu, type CpuPerRequest } from './cpu';
+import { cpuPerRequest, sampleCpu, type CpuMs } from './cpu';
 
 export type Figures = {
   /** Successful (2xx) answers per second over the run. */
@@ -16,7 +16,7 @@ export type Figures = {
   /** A few non-2xx answers, to say why. */
   failures: string[];
   /** CPU milliseconds per answer: PostgreSQL's processes, the server's, this process's (the load). */
-  cpu: CpuPerRequest | null;
+  cpu: CpuMs | null;
 };
 
 export type LoadSpec = {
