@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { namedSqlStatement, namedStatement } from '../db/named-statement';
-import { cards, ledgerAccounts } from '../db/schema';
+import { namedSqlStatement } from '../db/named-statement';
+import { cards } from '../db/schema';
 import { cardAccountCode } from './accounts';
 import { rowsOf } from './post-journal';
 
-type CardRow = typeof cards.$inferSelect;
+export type CardRow = typeof cards.$inferSelect;
 /** Every column of a new card but its ledger account (chosen here) and closed_at (null). */
 export type NewCard = Required<Omit<typeof cards.$inferInsert, 'ledgerAccountId' | 'closedAt'>>;
 
@@ -15,27 +15,52 @@ const CARD_COLUMNS = [
   'simulated', 'testSource', 'environment',
 ] as const satisfies ReadonlyArray<keyof NewCard>;
 
-// The card's own ledger account is inserted by a WITH clause of the card's insert: one statement,
-// one round trip. A named statement built once (db/named-statement.ts): every value a placeholder.
-const insertCardStatement = namedStatement('insert_card_with_account', (db) => {
-  const account = db.$with('card_account').as(
-    db
-      .insert(ledgerAccounts)
-      .values({ id: sql.placeholder('ledgerAccountId'), code: sql.placeholder('ledgerAccountCode'), kind: 'card', userId: sql.placeholder('userId') })
-      .returning({ id: ledgerAccounts.id }),
-  );
-  const values = Object.fromEntries([...CARD_COLUMNS, 'ledgerAccountId'].map((column) => [column, sql.placeholder(column)]));
-  return db
-    .with(account)
-    .insert(cards)
-    .values(values as unknown as typeof cards.$inferInsert)
-    .returning();
-});
+// The card and its own ledger account: two WITH clauses of one statement, one round trip. The
+// account can start with the card's first balance (the journal that funds it is written by the
+// same statement, and a sibling WITH clause cannot update a row inserted beside it). Every value
+// is a placeholder named card_<column> (and card_account…), so the clauses fit into a larger
+// statement beside the journal's (j…, e…, t…) and the caller's own.
+const cardColumnNames = sql.raw(CARD_COLUMNS.map((column) => `"${cards[column].name}"`).join(', '));
+const cardColumnValues = sql.join(
+  CARD_COLUMNS.map((column) => sql.placeholder(`card_${column}`)),
+  sql`, `,
+);
 
-/** Inserts a card and its ledger account (code card:<id>) in the caller's transaction. */
+/** The WITH clauses `card_account` (id, code) and `new_card` (id): the card and its ledger account. */
+export function cardWithAccountClauses(): SQL {
+  return sql`
+    card_account as (
+      insert into ledger_accounts (id, code, kind, user_id, balance_cents)
+      values (${sql.placeholder('cardAccountId')}::uuid, ${sql.placeholder('cardAccountCode')}::text, 'card', ${sql.placeholder('card_userId')}::uuid,
+        ${sql.placeholder('cardAccountBalance')}::bigint)
+      returning id, code
+    ),
+    new_card as (
+      insert into cards (${cardColumnNames}, ledger_account_id)
+      values (${cardColumnValues}, (select id from card_account))
+      returning id
+    )`;
+}
+
+/** The placeholders' values of `cardWithAccountClauses`; the account starts at `accountBalanceCents`. */
+export function cardWithAccountValues(card: NewCard, accountBalanceCents: number): { values: Record<string, unknown>; row: CardRow } {
+  const ledgerAccountId = crypto.randomUUID();
+  const values: Record<string, unknown> = { cardAccountId: ledgerAccountId, cardAccountCode: cardAccountCode(card.id), cardAccountBalance: accountBalanceCents };
+  for (const column of CARD_COLUMNS) {
+    const value = card[column];
+    values[`card_${column}`] = value instanceof Date ? value.toISOString() : value;
+  }
+  // The row as the database now holds it: every column is given, none has a default left.
+  return { values, row: { ...card, ledgerAccountId, closedAt: null } };
+}
+
+const insertCardStatement = namedSqlStatement('insert_card_with_account', () => sql`with ${cardWithAccountClauses()} select (select id from new_card) as id`);
+
+/** Inserts a card and its ledger account (code card:<id>, balance 0) in the caller's transaction; a journal then funds it. */
 export async function insertCardWithAccount(tx: Tx, card: NewCard): Promise<CardRow> {
-  const [row] = await insertCardStatement(tx, { ...card, ledgerAccountId: crypto.randomUUID(), ledgerAccountCode: cardAccountCode(card.id) });
-  if (!row) throw new Error('card insert returned nothing');
+  const { values, row } = cardWithAccountValues(card, 0);
+  const [inserted] = rowsOf<{ id: string | null }>(await insertCardStatement(tx, values));
+  if (inserted?.id !== card.id) throw new Error('card insert returned nothing');
   return row;
 }
 

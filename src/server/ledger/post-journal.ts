@@ -72,8 +72,16 @@ export function compactEntries(entries: Posting[]): Posting[] {
  * The journal's WITH clauses: j (the journal, written only when `guard` holds), v (the entries'
  * codes and amounts), e (the entries), b (the cached balances of card accounts), t (the transaction
  * rows). Shared with ledger/debit-and-post.ts, which guards it with its debit.
+ *
+ * `newAccount` names a WITH clause of the same statement that inserts one ledger account (columns
+ * id, code; see card-accounts.ts): a sibling clause cannot see that row in ledger_accounts, so
+ * entries to it take its id from the clause, and its balance is the one it was inserted with.
  */
-export function journalClauses(guard: SQL = sql`true`): SQL {
+export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
+  const account = newAccount
+    ? sql`(select id from ${newAccount} where code = v.code union all (select id from ledger_accounts where code = v.code limit 1) limit 1)`
+    : sql`(select id from ledger_accounts where code = v.code limit 1)`;
+  const notNew = newAccount ? sql`and la.id not in (select id from ${newAccount})` : sql``;
   return sql`
     j as (
       insert into journals (kind, user_id, reference_id, memo)
@@ -84,12 +92,12 @@ export function journalClauses(guard: SQL = sql`true`): SQL {
     v as (select * from unnest(${sql.placeholder('eCodes')}::text[], ${sql.placeholder('eAmounts')}::bigint[]) as v(code, amount)),
     e as (
       insert into journal_entries (journal_id, account_id, amount_cents)
-      select j.id, a.id, v.amount from j, v cross join lateral (select id from ledger_accounts where code = v.code limit 1) a
+      select j.id, a.id, v.amount from j, v cross join lateral ${account} a
       returning account_id, amount_cents
     ),
     b as (
       update ledger_accounts la set balance_cents = la.balance_cents + (select sum(e.amount_cents) from e where e.account_id = la.id)
-      where la.id = any(array(select account_id from e)) and la.kind = 'card'
+      where la.id = any(array(select account_id from e)) and la.kind = 'card' ${notNew}
       returning la.id
     ),
     t as (

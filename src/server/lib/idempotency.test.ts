@@ -3,10 +3,20 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertUser } from '../../../tests/helpers/fixtures';
 import type { Tx } from '../db/client';
-import { namedStatement } from '../db/named-statement';
+import { namedSqlStatement, namedStatement } from '../db/named-statement';
+import { rowsOf } from '../ledger/post-journal';
 import { auditLog, users } from '../db/schema';
 import { AppError } from './errors';
-import { claimClause, claimedColumn, IDEMPOTENCY_RETENTION_MS, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from './idempotency';
+import {
+  claimClause,
+  claimedColumn,
+  IDEMPOTENCY_RETENTION_MS,
+  requestFingerprint,
+  storeClause,
+  storedColumn,
+  withIdempotency,
+  type ClaimInFirstStatement,
+} from './idempotency';
 
 const run = await requireEngine();
 
@@ -118,6 +128,42 @@ describe.skipIf(!run)(`idempotency keys (${testEngine()})`, () => {
       const other = requestFingerprint({ method: 'POST', route: '/y', body: { n: 2 } });
       await expect(withIdempotency(database.db, { ...input, fingerprint: other }, claimingWork('f1'), options)).rejects.toMatchObject({ code: 'idempotency_mismatch' });
       expect(await countRuns('f1')).toBe(1);
+    });
+
+    // The work's last statement stores the answer itself (the combine completion does this).
+    const storingStatement = namedSqlStatement('test_storing_write', () => sql`with ${storeClause()} select ${storedColumn()}`);
+    const storingWork =
+      (marker: string, options: { storeInStatement: boolean; answerOtherwise?: boolean }) => async (tx: Tx, claim: ClaimInFirstStatement) => {
+        const [row] = await firstStatement(tx, { userId, ...claim.values });
+        claim.settle(row?.claimed);
+        await tx.insert(auditLog).values({ event: marker });
+        const answer = { status: 201, body: { marker } };
+        const [stored] = rowsOf<{ stored: number }>(await storingStatement(tx, claim.storeValues(options.storeInStatement ? answer : null)));
+        claim.settleStore(stored?.stored);
+        return options.answerOtherwise ? { status: 201, body: { marker: 'something else' } } : answer;
+      };
+
+    it('an answer stored by the work\'s own statement is the one a retry gets', async () => {
+      for (const storeInStatement of [true, false]) {
+        const marker = `s-${storeInStatement}`;
+        const input = { userId, key: `key-store-in-${storeInStatement}`, fingerprint: marker, now: new Date() };
+        const first = await withIdempotency(database.db, input, storingWork(marker, { storeInStatement }), options);
+        const again = await withIdempotency(database.db, input, storingWork(marker, { storeInStatement }), options);
+        expect(first).toMatchObject({ status: 201, body: { marker }, replayed: false });
+        expect(again).toMatchObject({ status: 201, body: { marker }, replayed: true });
+        expect(await countRuns(marker)).toBe(1);
+      }
+    });
+
+    it('work that answers otherwise than it stored is an error, and nothing it did is kept', async () => {
+      const input = { userId, key: 'key-store-other', fingerprint: 's-other', now: new Date() };
+      await expect(withIdempotency(database.db, input, storingWork('s-other', { storeInStatement: true, answerOtherwise: true }), options)).rejects.toThrow(
+        'another answer than the one its statement stored',
+      );
+      expect(await countRuns('s-other')).toBe(0);
+      // The key was released with the rest: the request can be made again.
+      const retried = await withIdempotency(database.db, input, storingWork('s-other', { storeInStatement: true }), options);
+      expect(retried).toMatchObject({ body: { marker: 's-other' }, replayed: false });
     });
 
     it('work that never reports its claim is an error, and nothing it did is kept', async () => {

@@ -4,7 +4,7 @@
 // reads and returns the stored answer) or rolls back (then it does the work itself). Because the
 // key and the work commit together, a crash can never leave one without the other.
 import { createHash } from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { namedStatement } from '../db/named-statement';
@@ -83,12 +83,38 @@ const storeResponse = namedStatement('idempotency_store', (db) =>
     .where(and(eq(idempotencyKeys.userId, sql.placeholder('userId')), eq(idempotencyKeys.key, sql.placeholder('key')))),
 );
 
+/**
+ * The answer's store as a WITH clause of the work's last statement (`idempotency_store`, placeholders
+ * named s…): it writes the answer only when `ClaimInFirstStatement.storeValues` was given one.
+ * The statement then also selects `storedColumn()`.
+ */
+export function storeClause(): SQL {
+  return sql`idempotency_store as (
+    update idempotency_keys set response_status = ${sql.placeholder('sStatus')}::int, response_body = ${sql.placeholder('sBody')}::jsonb
+    where user_id = ${sql.placeholder('sUserId')}::uuid and key = ${sql.placeholder('sKey')}::text and ${sql.placeholder('sStore')}::boolean
+    returning 1
+  )`;
+}
+
+/** 1 when the statement stored the answer, 0 when it was told not to. */
+export function storedColumn(): SQL {
+  return sql`(select count(*)::int from idempotency_store) as stored`;
+}
+
 /** What a service whose first statement carries the claim gets from `withIdempotency`. */
 export type ClaimInFirstStatement = {
   /** The claim's placeholder values, for the first statement (built with `claimClause`). */
   values: Record<string, unknown>;
   /** Report the first statement's `claimedColumn()`; a live key ends the work here (the stored answer is returned). */
   settle(claimed: number | undefined): void;
+  /**
+   * The placeholder values of `storeClause()`. Given the answer, the work's statement stores it (one
+   * round trip less) and the work must then return that very answer; given null, the clause
+   * stores nothing and `withIdempotency` stores what the work returns, as usual.
+   */
+  storeValues(response: StoredResponse | null): Record<string, unknown>;
+  /** Report the statement's `storedColumn()`. */
+  settleStore(stored: number | undefined): void;
 };
 
 // Thrown by settle(0): not an error, the way out of the service's work to the stored answer.
@@ -101,7 +127,9 @@ class KeyIsLive extends Error {}
  * By default the key is claimed by its own statement before `work` runs. With
  * `claimInFirstStatement`, `work`'s first statement carries the claim instead (one round trip
  * less; the cash-out and the combine completion do this) and must call `claim.settle(...)` with
- * its `claimedColumn()` before anything else.
+ * its `claimedColumn()` before anything else. Its last statement may also store the answer
+ * (`storeClause`, `claim.storeValues(answer)`, `claim.settleStore(...)`: the combine completion);
+ * the work must then return that same answer, or the transaction rolls back.
  */
 export async function withIdempotency(
   db: Db,
@@ -113,12 +141,26 @@ export async function withIdempotency(
   const values = { iUserId: input.userId, iKey: input.key, iFingerprint: input.fingerprint, iExpiredBefore: expiredBefore.toISOString() };
   return inTransaction(db, async (tx) => {
     let settled: number | undefined;
+    // The answer the work's own statement stores, and whether that statement said it did.
+    let storedByWork: StoredResponse | null = null;
+    let storeSettled = false;
     const claim: ClaimInFirstStatement = {
       values,
       settle(claimed) {
         if (claimed !== 0 && claimed !== 1) throw new Error(`withIdempotency: the first statement reported claimed = ${claimed}`);
         settled = claimed;
         if (claimed === 0) throw new KeyIsLive();
+      },
+      storeValues(response) {
+        storedByWork = response;
+        storeSettled = false;
+        const store = response !== null;
+        return { sUserId: input.userId, sKey: input.key, sStore: store, sStatus: response?.status ?? 0, sBody: store ? JSON.stringify(response.body ?? null) : 'null' };
+      },
+      settleStore(stored) {
+        const expected = storedByWork === null ? 0 : 1;
+        if (stored !== expected) throw new Error(`withIdempotency: the statement stored ${stored} answers, not ${expected}`);
+        storeSettled = true;
       },
     };
     if (!options.claimInFirstStatement) {
@@ -133,7 +175,13 @@ export async function withIdempotency(
       throw error;
     }
     if (settled !== 1) throw new Error('withIdempotency: the work never settled its claim');
-    await storeResponse(tx, { userId: input.userId, key: input.key, status: response.status, body: JSON.stringify(response.body ?? null) });
+    const stored = storedByWork as StoredResponse | null;
+    if (stored === null) {
+      await storeResponse(tx, { userId: input.userId, key: input.key, status: response.status, body: JSON.stringify(response.body ?? null) });
+    } else if (!storeSettled || stored.status !== response.status || stored.body !== response.body) {
+      // A retry would be answered with what was stored: it must be what this request answers.
+      throw new Error('withIdempotency: the work returned another answer than the one its statement stored');
+    }
     return { ...response, replayed: false };
   });
 }

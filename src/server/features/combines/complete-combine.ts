@@ -2,7 +2,7 @@
 // Everything is re-checked here from stored data; the client only says which choices it made
 // and which figures it saw (if they differ, nothing is charged: 409 quote_changed).
 import { randomInt } from 'node:crypto';
-import { and, asc, count, eq, getTableColumns, gte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
 import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
@@ -12,17 +12,18 @@ import { PLANS } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { DbOrTx, Tx } from '../../db/client';
-import { namedStatement, param } from '../../db/named-statement';
-import { combineSources, combines, rebates, systemPromos, users } from '../../db/schema';
+import { namedStatement } from '../../db/named-statement';
+import { combineSources, combines, systemPromos, users } from '../../db/schema';
 import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
-import { debitCard, insertCardWithAccount } from '../../ledger/card-accounts';
-import { postJournal, type JournalTransaction, type Posting } from '../../ledger/post-journal';
+import { cardWithAccountValues, debitCard, type CardRow, type NewCard } from '../../ledger/card-accounts';
+import type { JournalTransaction, Posting } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
 import { claimClause, claimedColumn, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from '../../lib/idempotency';
 import { buildCombineView, COMBINE_NOT_FOUND, type CombineRow, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID } from '../system/promo-status';
-import { pricingFor, remainingPromoSpots, type UserRow } from './pricing';
+import { writeCompletion, type NewRebate } from './completion-write';
+import { pricingFor, remainingPromoSpots, type Pricing, type UserRow } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';
 
 export const CREATE_CARD_FAILED = 'Failed to create virtual card';
@@ -177,7 +178,7 @@ async function completeInTransaction(
   const cardId = crypto.randomUUID();
   const cardType = input.cardType;
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
-  const card = await insertCardWithAccount(tx, {
+  const newCard: NewCard = {
     id: cardId,
     userId,
     combineId,
@@ -199,7 +200,7 @@ async function completeInTransaction(
     promoId: promoApplied ? PROMO.id : null,
     providerRef: issued.providerRef,
     ...flags,
-  });
+  };
 
   entries.push(
     { accountCode: cardAccountCode(cardId), amountCents: quote.cardAmountCents },
@@ -224,6 +225,8 @@ async function completeInTransaction(
     },
   ];
   const capturedSources: SourceRow[] = [];
+  // BNPL rebates: owed to the user until a payout method exists to receive them.
+  const newRebates: NewRebate[] = [];
   for (const [index, source] of sources.entries()) {
     const q = quote.sources[index]!;
     if (source.type === 'internal' && source.sourceCardId) {
@@ -235,7 +238,17 @@ async function completeInTransaction(
         amountCents: q.chargedCents,
         feeCents: q.productFeeCents + q.creationFeeCents,
         netAmountCents: q.netCents,
-        merchant: `To card •••• ${card.last4}`,
+        merchant: `To card •••• ${newCard.last4}`,
+      });
+    }
+    if (source.type === 'bnpl') {
+      newRebates.push({
+        id: crypto.randomUUID(),
+        sourceId: source.id,
+        transactionId: source.bnplTransactionId,
+        bnplFeeMaxCents: q.bnplFeeMaxCents,
+        bnplFeeActualCents: q.bnplFeeActualCents,
+        rebateAmountCents: q.rebateCents,
       });
     }
     capturedSources.push({
@@ -250,29 +263,6 @@ async function completeInTransaction(
       creationFeeCents: q.creationFeeCents,
     });
   }
-  await postJournal(tx, { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries, transactions: records });
-
-  // BNPL rebates: owed to the user until a payout method exists to receive them.
-  let firstRebateId: string | null = null;
-  for (const [index, source] of sources.entries()) {
-    const q = quote.sources[index]!;
-    if (source.type !== 'bnpl') continue;
-    const [rebate] = await tx
-      .insert(rebates)
-      .values({
-        userId,
-        combineId,
-        cardId,
-        sourceId: source.id,
-        transactionId: source.bnplTransactionId,
-        bnplFeeMaxCents: q.bnplFeeMaxCents,
-        bnplFeeActualCents: q.bnplFeeActualCents,
-        rebateAmountCents: q.rebateCents,
-        status: 'pending',
-      })
-      .returning({ id: rebates.id });
-    firstRebateId ??= rebate?.id ?? null;
-  }
 
   const counts = applyCombineCompletion({
     combineTotal: user.combineTotal,
@@ -280,41 +270,70 @@ async function completeInTransaction(
     boostsUsed: user.boostsUsed,
     usedBoost: quoteView.boostUsed,
   });
-  const [completedRow] = await (promoApplied ? completeWithPromoStatement : completeStatement)(tx, {
-    userId,
-    combineId,
-    combineTotal: counts.combineTotal,
-    boostsAvailable: counts.boostsAvailable,
-    boostsUsed: counts.boostsUsed,
-    now: now.toISOString(),
-    promoEnd: promoEndFrom(now).toISOString(),
-    cardId,
+  const completedFields = {
     useBoost: quoteView.boostUsed,
     creationFeeSourceIdx: input.creationFeeSourceIdx,
     cardType,
-    promoApplied,
     bnplFeeMaxCents: quote.bnplFeeMaxCents,
     bnplFeeActualCents: quote.bnplFeeActualCents,
-    rebateId: firstRebateId,
-    ...capturedColumns(capturedSources),
+    rebateId: newRebates[0]?.id ?? null,
+  };
+  // The rows as the write below leaves them (the user and the combine are locked, so nothing else
+  // changes them): the answer is built from these, not read back.
+  const card = cardWithAccountValues(newCard, newCard.remainingAmountCents);
+  const written: WrittenRows = {
+    card: card.row,
+    combine: { ...row, ...completedFields, status: 'completed', cardId, completedAt: now, updatedAt: now, currentStep: 7, promoApplied },
+    sources: capturedSources,
+    pricing,
+    quoteView,
+    promoApplied,
+    boostEarned: counts.earnedBoost,
+  };
+
+  // Without rebates the answer is final before the write, which then stores it with the
+  // Idempotency-Key (one round trip less). A BNPL rebate may be paid by a hook, after the write:
+  // that answer is built, and then stored, once the hooks have run.
+  const finalAnswer = newRebates.length === 0 ? await completionAnswer(tx, written, []) : null;
+  const stored = await writeCompletion(tx, {
+    userId,
+    combineId,
+    now,
+    card,
+    journal: { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries, transactions: records },
+    rebates: newRebates,
+    counters: { combineTotal: counts.combineTotal, boostsAvailable: counts.boostsAvailable, boostsUsed: counts.boostsUsed },
+    promoApplied,
+    promoEnd: promoEndFrom(now),
+    captured: capturedSources,
+    combine: completedFields,
+    store: claim.storeValues(finalAnswer && { status: 201, body: finalAnswer }),
   });
-  if (!completedRow) throw new Error('combine update returned nothing');
-  if (completedRow.capturedCount !== capturedSources.length) throw new Error('source capture updated fewer rows than the combine has sources');
+  claim.settleStore(stored);
 
   // The user row is locked since the start of this transaction: its payout choice is current.
   await afterCompletionHooks.run(tx, { userId, now, preferredPayout: user.preferredPayout });
+  return finalAnswer ?? (await completionAnswer(tx, written));
+}
 
-  // The answer is built from the rows written above (returning), not read back: the card and,
-  // when no source is BNPL, the absence of rebates are known (4 round trips less).
-  const combineView = await buildCombineView(tx, completedRow, capturedSources, pricing, {
-    card,
-    ...(firstRebateId === null ? { rebates: [] } : {}),
-  });
+type WrittenRows = {
+  card: CardRow;
+  combine: CombineRow;
+  sources: SourceRow[];
+  pricing: Pricing;
+  quoteView: CompleteCombineResponse['quote'];
+  promoApplied: boolean;
+  boostEarned: boolean;
+};
+
+/** The completion's answer from the rows it wrote; its rebates are given ([]) or read (after the hooks may have paid them). */
+async function completionAnswer(db: DbOrTx, written: WrittenRows, rebates?: []): Promise<CompleteCombineResponse> {
+  const { card, promoApplied } = written;
   return {
-    combine: combineView,
+    combine: await buildCombineView(db, written.combine, written.sources, written.pricing, { card, ...(rebates ? { rebates } : {}) }),
     card: {
       id: card.id,
-      type: cardType,
+      type: card.type as 'general' | 'single-use',
       status: card.status,
       network: card.network as 'visa' | 'mastercard',
       last4: card.last4,
@@ -328,91 +347,12 @@ async function completeInTransaction(
       promoApplied,
       promoId: card.promoId,
     },
-    quote: quoteView,
+    quote: written.quoteView,
     promoApplied,
-    boostEarned: counts.earnedBoost,
-    boostMessage: counts.earnedBoost ? BOOST_EARNED_MESSAGE : null,
+    boostEarned: written.boostEarned,
+    boostMessage: written.boostEarned ? BOOST_EARNED_MESSAGE : null,
   };
 }
-
-// The completion's last write is one statement: the user's counters (a WITH clause), every
-// source marked captured with its final figures (a WITH clause; the figures travel as arrays, so
-// the text is the same however many sources) and the combine itself. A named statement built once
-// (db/named-statement.ts); the variant for a completion that claimed the launch promo also starts
-// the user's promo year.
-function completeCombineUpdate(db: DbOrTx, withPromo: boolean) {
-  const now = sql`${sql.placeholder('now')}::timestamptz`;
-  const userCounters = db.$with('user_counters').as(
-    db
-      .update(users)
-      .set({
-        combineTotal: param('combineTotal'),
-        boostsAvailable: param('boostsAvailable'),
-        boostsUsed: param('boostsUsed'),
-        lastUpdated: now,
-        ...(withPromo ? { promo50offFirstYear: true, promoStart: now, promoEnd: sql`${sql.placeholder('promoEnd')}::timestamptz` } : {}),
-      })
-      .where(eq(users.id, sql.placeholder('userId')))
-      .returning({ id: users.id }),
-  );
-  const captured = db.$with('captured_sources').as(
-    db
-      .update(combineSources)
-      .set({
-        status: 'captured',
-        processorFeeCents: sql`v.processor_fee`,
-        productFeeCents: sql`v.product_fee`,
-        netCents: sql`v.net`,
-        bnplFeeMaxCents: sql`v.bnpl_fee_max`,
-        bnplFeeActualCents: sql`v.bnpl_fee_actual`,
-        rebateCents: sql`v.rebate`,
-        creationFeeCents: sql`v.creation_fee`,
-      })
-      .from(
-        sql`unnest(${sql.placeholder('sourceIds')}::uuid[], ${sql.placeholder('processorFees')}::bigint[], ${sql.placeholder('productFees')}::bigint[],
-          ${sql.placeholder('nets')}::bigint[], ${sql.placeholder('bnplFeeMaxes')}::bigint[], ${sql.placeholder('bnplFeeActuals')}::bigint[],
-          ${sql.placeholder('rebates')}::bigint[], ${sql.placeholder('creationFees')}::bigint[])
-          as v(id, processor_fee, product_fee, net, bnpl_fee_max, bnpl_fee_actual, rebate, creation_fee)`,
-      )
-      .where(and(eq(combineSources.id, sql`v.id`), eq(combineSources.combineId, sql.placeholder('combineId'))))
-      .returning({ id: combineSources.id }),
-  );
-  return db
-    .with(userCounters, captured)
-    .update(combines)
-    .set({
-      status: 'completed',
-      cardId: param('cardId'),
-      completedAt: now,
-      updatedAt: now,
-      currentStep: 7,
-      useBoost: param('useBoost'),
-      creationFeeSourceIdx: param('creationFeeSourceIdx'),
-      cardType: param('cardType'),
-      promoApplied: param('promoApplied'),
-      bnplFeeMaxCents: param('bnplFeeMaxCents'),
-      bnplFeeActualCents: param('bnplFeeActualCents'),
-      rebateId: sql`${sql.placeholder('rebateId')}::uuid`,
-    })
-    .where(eq(combines.id, sql.placeholder('combineId')))
-    .returning({ ...getTableColumns(combines), capturedCount: sql<number>`(select count(*)::int from captured_sources)`.mapWith(Number) });
-}
-
-/** The captured sources' figures as the completion statement's arrays. */
-function capturedColumns(captured: SourceRow[]) {
-  return {
-    sourceIds: captured.map((s) => s.id),
-    processorFees: captured.map((s) => s.processorFeeCents),
-    productFees: captured.map((s) => s.productFeeCents),
-    nets: captured.map((s) => s.netCents),
-    bnplFeeMaxes: captured.map((s) => s.bnplFeeMaxCents),
-    bnplFeeActuals: captured.map((s) => s.bnplFeeActualCents),
-    rebates: captured.map((s) => s.rebateCents),
-    creationFees: captured.map((s) => s.creationFeeCents),
-  };
-}
-const completeStatement = namedStatement('complete_combine', (db) => completeCombineUpdate(db, false));
-const completeWithPromoStatement = namedStatement('complete_combine_with_promo', (db) => completeCombineUpdate(db, true));
 
 // Other features (payouts: paying pending BNPL rebates) hook into the completion transaction
 // without this file importing them.

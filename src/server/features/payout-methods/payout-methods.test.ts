@@ -32,7 +32,7 @@ async function completeKlarnaCombine(user: ApiUser) {
   if (entry.statusCode !== 200) throw new Error(`bnpl card ${entry.statusCode}: ${entry.body}`);
   const done = await completeWithQuote(user, combine.id);
   if (done.statusCode !== 201) throw new Error(`complete ${done.statusCode}: ${done.body}`);
-  return combine.id;
+  return { id: combine.id as string, answer: done.json() };
 }
 
 async function payoutsBalance(t: TestApp): Promise<number> {
@@ -131,7 +131,8 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
 
   it('pending BNPL rebates are paid to the preferred method as soon as one exists', async () => {
     const user = await signUp(t);
-    const combineId = await completeKlarnaCombine(user);
+    const { id: combineId, answer: firstAnswer } = await completeKlarnaCombine(user);
+    expect(firstAnswer.combine.rebates).toMatchObject([{ status: 'pending', rebateAmountCents: 975 }]);
     const [pending] = await t.database.db.select().from(rebates).where(eq(rebates.combineId, combineId));
     expect(pending).toMatchObject({ status: 'pending', rebateAmountCents: 975, payoutMethod: null, processedAt: null });
     expect((await user.request('GET', '/api/payout-methods')).json().pendingRebates).toEqual({ count: 1, amountCents: 975 });
@@ -146,7 +147,9 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
     expect((await payoutsBalance(t)) - payoutsBefore).toBe(975);
 
     // With a preferred method already there, the next combine's rebate is paid at completion.
-    const second = await completeKlarnaCombine(user);
+    const { id: second, answer } = await completeKlarnaCombine(user);
+    // The completion's own answer (stored for a retry with its Idempotency-Key) says so too.
+    expect(answer.combine.rebates).toMatchObject([{ status: 'processed', payoutMethod: 'ach', rebateAmountCents: 975 }]);
     const [immediate] = await t.database.db.select().from(rebates).where(eq(rebates.combineId, second));
     expect(immediate).toMatchObject({ status: 'processed', payoutMethod: 'ach' });
 

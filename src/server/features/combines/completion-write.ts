@@ -1,0 +1,141 @@
+// The completion's writes as one statement (docs/performance.md, round 7): the card and its ledger
+// account, the balanced journal with its transaction rows, the BNPL rebates, the user's counters,
+// every source marked captured, the combine itself and, when the answer is final here, the
+// Idempotency-Key's answer. It runs inside the completion's transaction, after the locked reads
+// and the checks (complete-combine.ts): a refusal or a failed check after it still rolls it all back.
+//
+// One fixed text (lists travel as arrays), built once (db/named-statement.ts). Sibling WITH clauses
+// do not see each other's rows, so the card's ledger account starts with the card's balance and the
+// journal takes its id from the clause that inserted it (ledger/post-journal.ts). Foreign keys are
+// checked at the end of the statement, when every row exists; the journal's balance at commit.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { namedSqlStatement } from '../../db/named-statement';
+import { cardWithAccountClauses, type NewCard } from '../../ledger/card-accounts';
+import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+import { storeClause, storedColumn } from '../../lib/idempotency';
+import type { SourceRow } from './combine-view';
+
+const p = (name: string) => sql.placeholder(name);
+
+/** The statement's text (exported for its plan's test). */
+export function completionWriteSql() {
+  return sql`
+    with ${cardWithAccountClauses()},
+    ${journalClauses(sql`true`, sql`card_account`)},
+    rebate_rows as (
+      insert into rebates (id, user_id, combine_id, card_id, source_id, transaction_id, bnpl_fee_max_cents, bnpl_fee_actual_cents,
+        rebate_amount_cents, status)
+      select r.id, ${p('userId')}::uuid, ${p('combineId')}::uuid, (select id from new_card), r.source_id, r.transaction_id, r.fee_max, r.fee_actual,
+        r.amount, 'pending'
+      from unnest(${p('rebateIds')}::uuid[], ${p('rebateSourceIds')}::uuid[], ${p('rebateTransactionIds')}::text[],
+        ${p('rebateFeeMaxes')}::bigint[], ${p('rebateFeeActuals')}::bigint[], ${p('rebateAmounts')}::bigint[])
+        as r(id, source_id, transaction_id, fee_max, fee_actual, amount)
+      returning 1
+    ),
+    user_counters as (
+      update users set
+        combine_total = ${p('combineTotal')}::int, boosts_available = ${p('boostsAvailable')}::int, boosts_used = ${p('boostsUsed')}::int,
+        last_updated = ${p('now')}::timestamptz,
+        promo_50off_first_year = promo_50off_first_year or ${p('promoApplied')}::boolean,
+        promo_start = case when ${p('promoApplied')}::boolean then ${p('now')}::timestamptz else promo_start end,
+        promo_end = case when ${p('promoApplied')}::boolean then ${p('promoEnd')}::timestamptz else promo_end end
+      where id = ${p('userId')}::uuid
+      returning 1
+    ),
+    captured_sources as (
+      update combine_sources s set status = 'captured', processor_fee_cents = v.processor_fee, product_fee_cents = v.product_fee,
+        net_cents = v.net, bnpl_fee_max_cents = v.bnpl_fee_max, bnpl_fee_actual_cents = v.bnpl_fee_actual, rebate_cents = v.rebate,
+        creation_fee_cents = v.creation_fee
+      from unnest(${p('sourceIds')}::uuid[], ${p('processorFees')}::bigint[], ${p('productFees')}::bigint[], ${p('nets')}::bigint[],
+        ${p('bnplFeeMaxes')}::bigint[], ${p('bnplFeeActuals')}::bigint[], ${p('rebates')}::bigint[], ${p('creationFees')}::bigint[])
+        as v(id, processor_fee, product_fee, net, bnpl_fee_max, bnpl_fee_actual, rebate, creation_fee)
+      where s.id = v.id and s.combine_id = ${p('combineId')}::uuid
+      returning 1
+    ),
+    completed as (
+      update combines set status = 'completed', card_id = (select id from new_card), completed_at = ${p('now')}::timestamptz,
+        updated_at = ${p('now')}::timestamptz, current_step = 7, use_boost = ${p('useBoost')}::boolean,
+        creation_fee_source_idx = ${p('creationFeeSourceIdx')}::int, card_type = ${p('cardType')}::text, promo_applied = ${p('promoApplied')}::boolean,
+        bnpl_fee_max_cents = ${p('bnplFeeMaxCents')}::bigint, bnpl_fee_actual_cents = ${p('bnplFeeActualCents')}::bigint,
+        rebate_id = ${p('rebateId')}::uuid
+      where id = ${p('combineId')}::uuid
+      returning 1
+    ),
+    ${storeClause()}
+    select ${JOURNAL_RESULT}, (select id from new_card) as card_id, (select count(*)::int from rebate_rows) as rebate_count,
+      (select count(*)::int from user_counters) as user_count, (select count(*)::int from captured_sources) as captured_count,
+      (select count(*)::int from completed) as completed_count, ${storedColumn()}`;
+}
+
+const completionWriteStatement = namedSqlStatement('complete_combine_write', completionWriteSql);
+
+type WriteRow = JournalResultRow & {
+  card_id: string | null;
+  rebate_count: number;
+  user_count: number;
+  captured_count: number;
+  completed_count: number;
+  stored: number;
+};
+
+export type NewRebate = { id: string; sourceId: string; transactionId: string | null; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateAmountCents: number };
+
+export type CompletionWrite = {
+  userId: string;
+  combineId: string;
+  now: Date;
+  /** The card's row and its placeholders' values (ledger/card-accounts.ts cardWithAccountValues). */
+  card: { values: Record<string, unknown>; row: NewCard };
+  journal: JournalInput;
+  rebates: NewRebate[];
+  counters: { combineTotal: number; boostsAvailable: number; boostsUsed: number };
+  promoApplied: boolean;
+  promoEnd: Date;
+  /** The sources with their final figures (status captured). */
+  captured: SourceRow[];
+  combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
+  /** The placeholders of the Idempotency-Key's store clause (ClaimInFirstStatement.storeValues). */
+  store: Record<string, unknown>;
+};
+
+/** Writes the completion; returns how many answers it stored (0 or 1) once every row is known to be written. */
+export async function writeCompletion(tx: Tx, write: CompletionWrite): Promise<number> {
+  const journal = journalValues(write.journal);
+  const { card, captured, rebates } = write;
+  const [row] = rowsOf<WriteRow>(
+    await completionWriteStatement(tx, {
+      ...card.values,
+      ...journal.values,
+      ...write.store,
+      userId: write.userId,
+      combineId: write.combineId,
+      now: write.now.toISOString(),
+      promoEnd: write.promoEnd.toISOString(),
+      promoApplied: write.promoApplied,
+      ...write.counters,
+      ...write.combine,
+      rebateIds: rebates.map((r) => r.id),
+      rebateSourceIds: rebates.map((r) => r.sourceId),
+      rebateTransactionIds: rebates.map((r) => r.transactionId),
+      rebateFeeMaxes: rebates.map((r) => r.bnplFeeMaxCents),
+      rebateFeeActuals: rebates.map((r) => r.bnplFeeActualCents),
+      rebateAmounts: rebates.map((r) => r.rebateAmountCents),
+      sourceIds: captured.map((s) => s.id),
+      processorFees: captured.map((s) => s.processorFeeCents),
+      productFees: captured.map((s) => s.productFeeCents),
+      nets: captured.map((s) => s.netCents),
+      bnplFeeMaxes: captured.map((s) => s.bnplFeeMaxCents),
+      bnplFeeActuals: captured.map((s) => s.bnplFeeActualCents),
+      rebates: captured.map((s) => s.rebateCents),
+      creationFees: captured.map((s) => s.creationFeeCents),
+    }),
+  );
+  // Each count is a row the answer is built from: a short one is a bug, and throwing rolls it all back.
+  journalIdFrom(row, journal);
+  if (row?.card_id !== card.row.id) throw new Error('the completion wrote no card');
+  if (row.completed_count !== 1 || row.user_count !== 1) throw new Error('the completion did not update its combine and user');
+  if (row.captured_count !== captured.length) throw new Error('source capture updated fewer rows than the combine has sources');
+  if (row.rebate_count !== rebates.length) throw new Error('the completion wrote fewer rebates than it owes');
+  return row.stored;
+}
