@@ -11,6 +11,16 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from './client';
 
 type Execute<TResult> = { execute(values?: Record<string, unknown>): Promise<TResult> };
+
+// Every named statement's text, by name: PostgreSQL keeps the plan it settles on for each
+// (generic, made once per connection, whatever the tables held then), so named-statement-plans.test.ts
+// plans them all on an empty database and refuses a table scan. Filled as modules load.
+const texts = new Map<string, (db: DbOrTx) => SQL>();
+
+/** The SQL of every named statement defined so far (for the plans' test). */
+export function namedStatementTexts(): ReadonlyMap<string, (db: DbOrTx) => SQL> {
+  return texts;
+}
 type Prepared<TResult> = Execute<TResult> & { client: unknown };
 type Session = { client: unknown; constructor: unknown };
 
@@ -29,6 +39,12 @@ export function namedStatement<TResult>(
   name: string,
   build: (db: DbOrTx) => { prepare(name: string): Execute<TResult> },
 ): (db: DbOrTx, values?: Record<string, unknown>) => Promise<TResult> {
+  if (texts.has(name)) throw new Error(`namedStatement ${name}: the name is taken`);
+  texts.set(name, (db) => {
+    const query = build(db) as unknown as { getSQL?: () => SQL };
+    if (!query.getSQL) throw new Error(`namedStatement ${name}: the builder has no SQL to show`);
+    return query.getSQL();
+  });
   // One per engine (node-postgres or PGlite session class): a process can hold both (tests).
   const byEngine = new Map<unknown, Prepared<TResult>>();
   return (db, values) => {
@@ -65,6 +81,7 @@ type RawInternals = {
  */
 export function namedSqlStatement(name: string, build: () => SQL): (db: DbOrTx, values?: Record<string, unknown>) => Promise<unknown> {
   return namedStatement<unknown>(name, (db) => ({
+    getSQL: build,
     prepare: (statementName) => {
       const internals = db as unknown as RawInternals;
       return internals.session.prepareQuery(internals.dialect.sqlToQuery(build()), undefined, statementName, false);

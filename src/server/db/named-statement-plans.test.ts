@@ -1,0 +1,37 @@
+// Every named statement is planned once per connection, and PostgreSQL then keeps a generic plan
+// made with whatever the tables held at that moment: on a new database, next to nothing. A plan
+// that scans a table because it was small then costs more with every row the table gains (round 5
+// found the journal's statement scanning ledger_accounts, round 7 the balance check scanning
+// journal_entries: docs/performance.md). Here every named statement of the app is planned the way
+// PostgreSQL keeps it, on an empty database, and none may read a table by scanning it.
+import { describe, expect, it } from 'vitest';
+import { genericPlan } from '../../../tests/helpers/generic-plan';
+import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
+import '../app';
+import { namedStatementTexts } from './named-statement';
+
+const run = await requireEngine();
+
+// Tables that never grow: a scan of their few rows is the cheapest read there is.
+const FIXED_SIZE_TABLES = new Set(['system_promos']);
+
+describe.skipIf(!run)(`named statements' kept plans (${testEngine()})`, () => {
+  it('read every table they touch through an index, whatever the table held when planned', async () => {
+    const database = await createTestDatabase();
+    try {
+      const statements = [...namedStatementTexts()];
+      // The hot paths: the app's named statements are all loaded with it.
+      expect(statements.map(([name]) => name)).toEqual(expect.arrayContaining(['post_journal', 'complete_combine_write', 'cashout_write', 'load_for_completion']));
+      const scans: string[] = [];
+      for (const [name, text] of statements) {
+        const plan = await genericPlan(database.db, text(database.db));
+        for (const [, table] of plan.matchAll(/Seq Scan on (\w+)/g)) {
+          if (table && !FIXED_SIZE_TABLES.has(table)) scans.push(`${name}: ${table}`);
+        }
+      }
+      expect(scans).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
