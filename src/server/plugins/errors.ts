@@ -24,6 +24,10 @@ const CONNECTION_ERROR_CODES = new Set([
   '40001', // serialization_failure: retried inside services; if it escapes, ask the client to retry
   '40P01', // deadlock_detected
   '57014', // query_canceled (statement timeout)
+  // read_only_sql_transaction: the connection reached a standby, as in the seconds of a failover
+  // before the proxy in front of the cluster moves to the new primary (tests/ha). Nothing was
+  // written; the same request succeeds once it reaches the primary.
+  '25006',
 ]);
 
 function isConnectionError(error: unknown): boolean {

@@ -1,0 +1,391 @@
+// A throwaway high-availability PostgreSQL cluster for `npm run test:ha` (decision 065): three
+// PostgreSQL 15 nodes managed by Patroni, etcd as Patroni's store, and HAProxy in front sending
+// every connection to whichever node is the primary now. Everything listens on loopback on free
+// ports (never 5432: the suites' own server stays untouched) and lives in one temporary folder
+// that `stop()` removes. Needs Debian's patroni, etcd-server and haproxy (.ci/run installs them).
+//
+// Patroni refuses to run as root, and PostgreSQL must run as `postgres`: every process of the
+// cluster is started through `setpriv` as that user. (`runuser` would kill its child on SIGTERM
+// and leave PostgreSQL orphaned.)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '../helpers/server-process';
+
+export const PG_BIN = '/usr/lib/postgresql/15/bin';
+const REQUIRED = ['/usr/bin/patroni', '/usr/bin/patronictl', '/usr/bin/etcd', '/usr/sbin/haproxy', '/usr/bin/setpriv', `${PG_BIN}/postgres`, `${PG_BIN}/pg_rewind`];
+const SCOPE = 'payweave-ha';
+
+/** Patroni's timings. ttl ≥ loop_wait + 2 × retry_timeout, or Patroni may lose the leader key while healthy. */
+export const PATRONI_TIMINGS = { ttl: 10, loop_wait: 1, retry_timeout: 4 } as const;
+
+/** What is missing on this machine for the cluster, or [] when it can run. */
+export function missingTools(): string[] {
+  const missing = REQUIRED.filter((file) => !existsSync(file));
+  if (spawnSync('id', ['-u', 'postgres']).status !== 0) missing.push('the postgres user');
+  if (process.getuid?.() !== 0) missing.push('root (to start the cluster as postgres)');
+  return missing;
+}
+
+export type Member = { name: string; role: 'leader' | 'sync_standby' | 'replica' | string; state: string; timeline?: number; lag?: number | string; port?: number };
+
+type Node = { name: string; pgPort: number; restPort: number; dataDir: string; config: string; log: string; patroni: ChildProcess | null };
+
+const POSTGRES_USER = { uid: 0, gid: 0 };
+
+function postgresIds(): { uid: number; gid: number } {
+  if (POSTGRES_USER.uid === 0) {
+    POSTGRES_USER.uid = Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim());
+    POSTGRES_USER.gid = Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim());
+  }
+  return POSTGRES_USER;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A process of the cluster, run as postgres with a clean environment, its output in `log`. */
+function startAsPostgres(command: string, args: string[], log: string): ChildProcess {
+  const fd = openSync(log, 'a');
+  const child = spawn('/usr/bin/setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args], {
+    stdio: ['ignore', fd, fd],
+    env: { PATH: `${PG_BIN}:/usr/bin:/bin`, HOME: path.dirname(log), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+  });
+  closeSync(fd);
+  child.on('error', () => {});
+  return child;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class PatroniCluster {
+  readonly root: string;
+  readonly nodes: Node[];
+  readonly haproxyPort: number;
+  private etcdPort = 0;
+  private etcd: ChildProcess | null = null;
+  private haproxy: ChildProcess | null = null;
+  private readonly exitGuard = () => this.killEverythingNow();
+
+  private constructor(root: string, nodes: Node[], haproxyPort: number, etcdPort: number) {
+    this.root = root;
+    this.nodes = nodes;
+    this.haproxyPort = haproxyPort;
+    this.etcdPort = etcdPort;
+  }
+
+  /** The URL an application uses: through HAProxy, to the primary of the moment. */
+  url(database = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.haproxyPort}/${database}`;
+  }
+
+  /** A direct URL to one node (for checks on a particular node). */
+  nodeUrl(name: string, database = 'postgres'): string {
+    return `postgres://postgres@127.0.0.1:${this.node(name).pgPort}/${database}`;
+  }
+
+  node(name: string): Node {
+    const node = this.nodes.find((n) => n.name === name);
+    if (!node) throw new Error(`no node ${name}`);
+    return node;
+  }
+
+  static async start(options: { nodes?: number } = {}): Promise<PatroniCluster> {
+    const root = mkdtempSync(path.join(tmpdir(), 'payweave-ha-'));
+    const ports = [];
+    for (let i = 0; i < 3 + 2 * (options.nodes ?? 3); i += 1) ports.push(await freePort());
+    const [etcdPort, etcdPeerPort, haproxyPort, ...nodePorts] = ports as [number, number, number, ...number[]];
+    const nodes: Node[] = Array.from({ length: options.nodes ?? 3 }, (_, i) => ({
+      name: `node${i + 1}`,
+      pgPort: nodePorts[2 * i]!,
+      restPort: nodePorts[2 * i + 1]!,
+      dataDir: path.join(root, `node${i + 1}`, 'data'),
+      config: path.join(root, `node${i + 1}`, 'patroni.yml'),
+      log: path.join(root, `node${i + 1}`, 'patroni.log'),
+      patroni: null,
+    }));
+    const cluster = new PatroniCluster(root, nodes, haproxyPort, etcdPort);
+    process.once('exit', cluster.exitGuard);
+    try {
+      cluster.writeConfigs(etcdPeerPort);
+      cluster.etcd = startAsPostgres(
+        '/usr/bin/etcd',
+        [
+          '--name=ha',
+          `--data-dir=${path.join(root, 'etcd')}`,
+          `--listen-client-urls=http://127.0.0.1:${etcdPort}`,
+          `--advertise-client-urls=http://127.0.0.1:${etcdPort}`,
+          `--listen-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+          `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeerPort}`,
+          `--initial-cluster=ha=http://127.0.0.1:${etcdPeerPort}`,
+          '--initial-cluster-state=new',
+          '--logger=zap',
+          '--log-level=warn',
+        ],
+        path.join(root, 'etcd.log'),
+      );
+      await cluster.waitFor('etcd', 15_000, async () => (await fetch(`http://127.0.0.1:${etcdPort}/health`, { signal: AbortSignal.timeout(1_000) })).ok);
+      cluster.haproxy = startAsPostgres('/usr/sbin/haproxy', ['-db', '-f', path.join(root, 'haproxy.cfg')], path.join(root, 'haproxy.log'));
+      // The first node bootstraps alone (it wins the initialize key); the others then clone it.
+      cluster.startNode('node1');
+      await cluster.waitFor('a leader', 60_000, async () => (await cluster.members()).some((m) => m.role === 'leader' && m.state === 'running'));
+      for (const node of nodes.slice(1)) cluster.startNode(node.name);
+      await cluster.waitHealthy(90_000);
+      return cluster;
+    } catch (error) {
+      const logs = cluster.logs();
+      await cluster.stop();
+      throw new Error(`${(error as Error).message}\n${logs}`);
+    }
+  }
+
+  private writeConfigs(etcdPeerPort: number): void {
+    void etcdPeerPort;
+    const { uid, gid } = postgresIds();
+    const run = path.join(this.root, 'run');
+    mkdirSync(run);
+    for (const node of this.nodes) {
+      mkdirSync(path.dirname(node.dataDir));
+      // JSON is YAML: Patroni reads this as its YAML configuration.
+      const config = {
+        scope: SCOPE,
+        namespace: '/payweave/',
+        name: node.name,
+        restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
+        etcd3: { hosts: [`127.0.0.1:${this.etcdPort}`] },
+        bootstrap: {
+          dcs: {
+            ...PATRONI_TIMINGS,
+            maximum_lag_on_failover: 1_048_576,
+            // An acknowledged commit is on two nodes; strict: even when no standby is there to take
+            // it (writes wait instead of going ahead on one node), e.g. in the seconds after a failover.
+            synchronous_mode: true,
+            synchronous_mode_strict: true,
+            // A dead postmaster fails over to the synchronous standby at once instead of being
+            // restarted in place (the default waits 300 s for it to come back).
+            primary_start_timeout: 0,
+            postgresql: {
+              use_pg_rewind: true,
+              use_slots: true,
+              parameters: {
+                wal_log_hints: 'on', // pg_rewind needs it (or data checksums)
+                wal_retrieve_retry_interval: '1s', // a replica retries its primary every second, not every 5
+                wal_keep_size: '128MB',
+                max_connections: 100,
+                max_wal_senders: 10,
+                max_replication_slots: 10,
+                hot_standby: 'on',
+                shared_buffers: '32MB',
+              },
+            },
+          },
+          initdb: [{ encoding: 'UTF8' }, { locale: 'C.UTF-8' }],
+        },
+        postgresql: {
+          listen: `127.0.0.1:${node.pgPort}`,
+          connect_address: `127.0.0.1:${node.pgPort}`,
+          data_dir: node.dataDir,
+          bin_dir: PG_BIN,
+          pgpass: path.join(path.dirname(node.dataDir), 'pgpass'),
+          authentication: {
+            superuser: { username: 'postgres', password: 'postgres' },
+            replication: { username: 'replicator', password: 'replicator' },
+            rewind: { username: 'postgres', password: 'postgres' },
+          },
+          // Loopback only, and trust: the cluster lives for one test run on this machine.
+          pg_hba: ['local all all trust', 'local replication all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'],
+          parameters: { unix_socket_directories: run },
+        },
+        tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
+      };
+      writeFileSync(node.config, JSON.stringify(config, null, 2));
+      writeFileSync(node.log, '');
+      chownSync(path.dirname(node.dataDir), uid, gid);
+      chownSync(node.config, uid, gid);
+      chownSync(node.log, uid, gid);
+    }
+    // HAProxy asks each node's Patroni whether it is the primary (OPTIONS: a GET would make
+    // Patroni log a traceback per check) twice a second, and cuts the connections to a node that
+    // stops being it, so that no pooled connection lingers on a demoted or dead node.
+    const haproxy = [
+      'global',
+      '  maxconn 200',
+      'defaults',
+      '  mode tcp',
+      '  timeout connect 2s',
+      '  timeout client 30m',
+      '  timeout server 30m',
+      '  timeout check 1s',
+      'listen primary',
+      `  bind 127.0.0.1:${this.haproxyPort}`,
+      '  option httpchk OPTIONS /primary',
+      '  http-check expect status 200',
+      '  default-server inter 500ms fastinter 250ms downinter 500ms rise 1 fall 2 on-marked-down shutdown-sessions',
+      ...this.nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.pgPort} maxconn 100 check port ${n.restPort}`),
+      '',
+    ].join('\n');
+    writeFileSync(path.join(this.root, 'haproxy.cfg'), haproxy);
+    for (const file of ['etcd.log', 'haproxy.log']) writeFileSync(path.join(this.root, file), '');
+    for (const file of [this.root, run, path.join(this.root, 'haproxy.cfg'), path.join(this.root, 'etcd.log'), path.join(this.root, 'haproxy.log')]) chownSync(file, uid, gid);
+  }
+
+  startNode(name: string): void {
+    const node = this.node(name);
+    if (node.patroni && node.patroni.exitCode === null && node.patroni.signalCode === null) throw new Error(`${name}'s Patroni is already running`);
+    node.patroni = startAsPostgres('/usr/bin/patroni', [node.config], node.log);
+  }
+
+  /** The cluster as Patroni sees it, asked of the first node whose REST API answers. */
+  async members(): Promise<Member[]> {
+    for (const node of this.nodes) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${node.restPort}/cluster`, { signal: AbortSignal.timeout(1_000) });
+        if (response.ok) return ((await response.json()) as { members: Member[] }).members;
+      } catch {
+        // that node's Patroni is down; ask the next
+      }
+    }
+    return [];
+  }
+
+  async leader(): Promise<string | undefined> {
+    return (await this.members()).find((m) => m.role === 'leader' && m.state === 'running')?.name;
+  }
+
+  /** Every node running, one leader, one synchronous standby, the rest streaming. */
+  async healthy(expectedNodes = this.nodes.length): Promise<boolean> {
+    const members = await this.members();
+    return (
+      members.length === expectedNodes &&
+      members.filter((m) => m.role === 'leader' && m.state === 'running').length === 1 &&
+      members.filter((m) => m.role === 'sync_standby' && (m.state === 'streaming' || m.state === 'running')).length === 1 &&
+      members.every((m) => m.state === 'running' || m.state === 'streaming')
+    );
+  }
+
+  async waitHealthy(timeoutMs: number): Promise<void> {
+    await this.waitFor('a healthy cluster (leader, sync standby, every node streaming)', timeoutMs, () => this.healthy());
+    // HAProxy checks twice a second: wait until it sends connections to the leader.
+    await this.waitFor('HAProxy to route to the primary', 10_000, async () => {
+      const client = new pg.Client({ connectionString: this.url(), connectionTimeoutMillis: 1_000 });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ r: boolean }>('select pg_is_in_recovery() as r');
+        return rows[0]?.r === false;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    });
+  }
+
+  async waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        if (await check()) return;
+      } catch {
+        // not yet
+      }
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; members: ${JSON.stringify(await this.members())}`);
+      await sleep(200);
+    }
+  }
+
+  /** The postmaster's pid of a node, from its postmaster.pid (undefined when not running). */
+  postmasterPid(name: string): number | undefined {
+    try {
+      const pid = Number(readFileSync(path.join(this.node(name).dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      return Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** kill -9 of a node's postmaster alone: its Patroni lives on and sees PostgreSQL gone. */
+  killPostmaster(name: string): void {
+    const pid = this.postmasterPid(name);
+    if (!pid) throw new Error(`${name} has no running postmaster`);
+    process.kill(pid, 'SIGKILL');
+  }
+
+  /** kill -9 of a node's Patroni and postmaster together: the node is gone, as in a machine's death. */
+  killNode(name: string): void {
+    const node = this.node(name);
+    const pid = this.postmasterPid(name);
+    if (node.patroni?.pid) process.kill(node.patroni.pid, 'SIGKILL');
+    if (pid) process.kill(pid, 'SIGKILL');
+  }
+
+  /** A planned switchover with patronictl, to `candidate` (or the synchronous standby). */
+  switchover(leader: string, candidate?: string): Promise<{ ok: boolean; output: string }> {
+    const args = ['-c', this.node(leader).config, 'switchover', SCOPE, '--leader', leader, '--force'];
+    if (candidate) args.push('--candidate', candidate);
+    // Asynchronous: the clients keep streaming while patronictl waits for the switchover.
+    const child = spawn('/usr/bin/setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '/usr/bin/patronictl', ...args], {
+      env: { PATH: `${PG_BIN}:/usr/bin:/bin`, HOME: this.root, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return new Promise((resolve) => {
+      child.on('error', (error) => resolve({ ok: false, output: `${output}${error.message}` }));
+      child.on('exit', (code) => resolve({ ok: code === 0, output }));
+    });
+  }
+
+  /** The last lines of every log of the cluster, for a failure's message. */
+  logs(lines = 30): string {
+    const files = [...this.nodes.map((n) => n.log), path.join(this.root, 'etcd.log'), path.join(this.root, 'haproxy.log')];
+    return files
+      .map((file) => {
+        try {
+          return `--- ${path.relative(this.root, file)}\n${readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')}`;
+        } catch {
+          return '';
+        }
+      })
+      .join('\n');
+  }
+
+  nodeLog(name: string): string {
+    try {
+      return readFileSync(this.node(name).log, 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  /** Stops everything (Patroni stops its PostgreSQL), kills what does not stop, removes the folder. */
+  async stop(): Promise<void> {
+    const running = (child: ChildProcess | null) => child && child.exitCode === null && child.signalCode === null;
+    for (const node of this.nodes) if (running(node.patroni)) node.patroni!.kill('SIGTERM');
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && this.nodes.some((n) => running(n.patroni) || this.postmasterPid(n.name))) await sleep(200);
+    this.killEverythingNow();
+    for (const child of [this.haproxy, this.etcd]) if (running(child)) child!.kill('SIGTERM');
+    await sleep(200);
+    this.killEverythingNow();
+    process.removeListener('exit', this.exitGuard);
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** SIGKILL to every process of the cluster still alive (synchronous: also runs on process exit). */
+  private killEverythingNow(): void {
+    for (const node of this.nodes) {
+      const postmaster = this.postmasterPid(node.name);
+      if (postmaster) process.kill(postmaster, 'SIGKILL');
+      if (node.patroni?.pid && node.patroni.exitCode === null && node.patroni.signalCode === null) node.patroni.kill('SIGKILL');
+    }
+    for (const child of [this.haproxy, this.etcd]) if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}
