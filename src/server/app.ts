@@ -31,6 +31,7 @@ import { cashoutRoutes } from './features/cashouts/routes';
 import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
 import { createAdapters, type Adapters } from './adapters';
+import { createEffectDrain, type EffectDrain } from './effects/drain';
 
 
 declare module 'fastify' {
@@ -39,6 +40,8 @@ declare module 'fastify' {
     database: Database;
     db: Db;
     adapters: Adapters;
+    /** Carries out committed money effects (captures, voids, payouts, rebates): decision 030. */
+    effects: EffectDrain;
     /** The current time; tests may move it. */
     now(): Date;
   }
@@ -94,6 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   app.decorate('adapters', { ...createAdapters(options.config, options.database.db), ...options.adapters });
   app.decorate('now', options.now ?? (() => new Date()));
+  app.decorate('effects', createEffectDrain({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
+  // A drain in flight finishes its calls and records their outcomes before the database closes.
+  app.addHook('onClose', () => app.effects.idle());
   setRateLimitsDisabled(options.config.rateLimitDisabled);
   if (options.config.rateLimitDisabled) app.log.warn('RATE_LIMIT_DISABLED=true: sign-in, registration and reset are not rate-limited (benchmarks only)');
 

@@ -46,6 +46,17 @@ const envSchema = z.object({
   // Benchmarks only (docs/decisions/013): turns the DB-backed login/register/reset limits off.
   // Exactly "true" or "false"; refused outside demo mode (see loadConfig).
   RATE_LIMIT_DISABLED: z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false'),
+  // Money effects (decision 030): the wait before the first retry of a failed effect, doubled at
+  // each further failure; fault tests set it low.
+  EFFECT_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(2_000),
+  // How long a claimed effect is reserved for the drain that claimed it (longer than any call).
+  EFFECT_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(15_000),
+  // Demo adapters only (fault tests): a file every adapter call is appended to (JSON lines), and
+  // faults to inject, e.g. "payouts.send:lose-answer@1,2;processor.capture:fail@1".
+  DEMO_ADAPTER_LOG: z.string().min(1).optional(),
+  DEMO_FAULTS: z.string().min(1).optional(),
+  // How long a "timeout" fault hangs before it rejects.
+  DEMO_FAULT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(200),
 });
 
 export type Config = {
@@ -64,6 +75,11 @@ export type Config = {
   dbPoolSize: number;
   /** Benchmarks only: the account rate limits count nothing and refuse nothing. Demo mode only. */
   rateLimitDisabled: boolean;
+  effectRetryBaseMs: number;
+  effectLeaseMs: number;
+  demoFaultTimeoutMs: number;
+  demoAdapterLog: string | undefined;
+  demoFaults: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -99,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY ?? false,
     dbPoolSize: e.DB_POOL_SIZE,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === 'true',
+    effectRetryBaseMs: e.EFFECT_RETRY_BASE_MS,
+    effectLeaseMs: e.EFFECT_LEASE_MS,
+    demoFaultTimeoutMs: e.DEMO_FAULT_TIMEOUT_MS,
+    demoAdapterLog: e.DEMO_ADAPTER_LOG,
+    demoFaults: e.DEMO_FAULTS,
   };
 }
 

@@ -13,6 +13,9 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: 'expire-cards', intervalMs: EXPIRE_CARDS_INTERVAL_MS, run: async (app) => void (await expireCards(app.db, app.now())) },
   { name: 'purge-idempotency-keys', intervalMs: 60 * 60 * 1000, run: (app) => purgeExpiredIdempotencyKeys(app.db, app.now()) },
   { name: 'deliver-outbox', intervalMs: 30 * 1000, run: async (app) => void (await app.adapters.mailer.flush()) },
+  // Money effects are drained after each commit that writes them; this picks up retries and
+  // whatever a crashed instance left (decision 030).
+  { name: 'drain-money-effects', intervalMs: 5 * 1000, run: async (app) => void (await app.effects.drain()) },
   { name: 'subscription-period-ends', intervalMs: 60 * 1000, run: async (app) => void (await processSubscriptionPeriodEnds(app.db, app.now(), { demoMode: app.config.demoMode })) },
   { name: 'purge-auth-state', intervalMs: 60 * 60 * 1000, run: (app) => purgeAuthState(app.db, app.now()) },
 ];

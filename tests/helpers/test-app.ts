@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { loadConfig, type Config } from '../../src/server/config';
 import type { Adapters } from '../../src/server/adapters';
+import type { DemoCallLog } from '../../src/server/adapters/demo-calls';
+import { guardAdapters, type AdapterGuard } from './adapter-guard';
 import { createTestDatabase, testEngine, type TestDatabase, type TestEngine } from './test-db';
 
 export const TEST_CARD_DATA_KEY = '0f'.repeat(32);
@@ -13,6 +15,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DEMO_DECLINE_RATE: '0',
     CARD_DATA_KEY: TEST_CARD_DATA_KEY,
     LOG_LEVEL: 'silent',
+    // A failed money effect is retried at once in tests (the drain's back-off is tested apart).
+    EFFECT_RETRY_BASE_MS: '0',
     ...overrides,
   });
 }
@@ -21,6 +25,10 @@ export type TestApp = {
   app: FastifyInstance;
   database: TestDatabase;
   config: Config;
+  /** Outside calls made inside a transaction (DECISIONS §7); close() fails when there are any. */
+  guard: AdapterGuard;
+  /** Every call the demo card processor and payouts received (demo-calls.ts). */
+  calls: DemoCallLog;
   close(): Promise<void>;
 };
 
@@ -30,14 +38,22 @@ export async function createTestApp(
   const database = options.database ?? (await createTestDatabase(options.engine ?? testEngine()));
   const config = testConfig(options.env);
   const app = await buildApp({ config, database, adapters: options.adapters, now: options.now, serveWeb: false });
+  const calls = (app.adapters.cardProcessor as { log?: DemoCallLog }).log ?? (app.adapters.payouts as { log?: DemoCallLog }).log;
+  const guard = guardAdapters(app.adapters);
   await app.ready();
   return {
     app,
     database,
     config,
+    guard,
+    get calls(): DemoCallLog {
+      if (!calls) throw new Error('this test app has no demo adapters');
+      return calls;
+    },
     async close() {
       await app.close();
       if (!options.database) await database.drop();
+      if (guard.violations.length > 0) throw new Error(`outside calls inside a transaction:\n${guard.violations.join('\n')}`);
     },
   };
 }

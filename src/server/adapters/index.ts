@@ -10,6 +10,7 @@ import { createMailer } from './mailer';
 import type { PayoutProvider } from './payouts';
 import { createDemoPayouts, livePayouts } from './payouts';
 import { demoDelay, type DemoTiming } from './demo-latency';
+import { DemoCallLog } from './demo-calls';
 
 export type Adapters = {
   cardProcessor: CardProcessor;
@@ -20,9 +21,12 @@ export type Adapters = {
 };
 
 export function createAdapters(config: Config, db: Db): Adapters {
+  // One record of calls for both demo providers: a fault spec's call numbers and a test's counts
+  // read one log.
+  const log = new DemoCallLog({ file: config.demoAdapterLog, faults: config.demoFaults, timeoutMs: config.demoFaultTimeoutMs });
   return {
-    cardProcessor: config.demoMode ? createDemoCardProcessor({ declineRate: config.demoDeclineRate }) : liveCardProcessor,
-    payouts: config.demoMode ? createDemoPayouts() : livePayouts,
+    cardProcessor: config.demoMode ? createDemoCardProcessor({ declineRate: config.demoDeclineRate, log }) : liveCardProcessor,
+    payouts: config.demoMode ? createDemoPayouts(log) : livePayouts,
     mailer: createMailer(config, db),
     delay: (timing) => demoDelay(config, timing),
   };

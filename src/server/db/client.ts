@@ -9,6 +9,7 @@ import * as schema from './schema';
 import { projectRoot } from '../lib/paths';
 import { localChangeBus, postgresChangeBus, registerChangeBus, type ChangeBus } from './change-bus';
 import { ReadCache } from './read-cache';
+import { markTransactions } from './transaction-scope';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -60,6 +61,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     client.on('error', () => {});
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
+  markTransactions(db);
   // Instances that start together (scale-out, a rolling deploy) must not migrate side by side:
   // Drizzle's migrator takes no lock, so all but one would fail on "already exists" and exit. A
   // session advisory lock makes them take turns; the later ones find nothing left to apply.
@@ -104,6 +106,7 @@ async function openPglite(dir: string): Promise<Database> {
   }
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
+  markTransactions(db);
   await migrate(drizzle(client, { schema }), { migrationsFolder });
   // One process owns an embedded database, so this instance's own changes are all there are.
   const readCache = new ReadCache({ enabled: true });

@@ -176,6 +176,36 @@ export const outbox = pgTable(
   ],
 );
 
+// Money effects (DECISIONS §7, decision 030): what the outside world must do because a
+// transaction committed (capture or void a hold, send a payout or a BNPL rebate), written in that
+// same transaction and carried out after the commit by the drain (server/effects/drain.ts).
+// `reference` is what the outside system deduplicates by, so a call retried after a lost answer
+// does the thing once. Statuses: pending (to do, not before next_attempt_at), done, dead (gave up
+// after the last attempt; logged for a person).
+export const moneyEffects = pgTable(
+  'money_effects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    reference: text('reference').notNull(),
+    userId: uuid('user_id'),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+    doneAt: ts('done_at'),
+  },
+  (t) => [
+    uniqueIndex('money_effects_reference_key').on(t.reference),
+    index('money_effects_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('money_effects_kind_check', sql`${t.kind} in ('capture', 'void', 'payout', 'rebate_payout')`),
+    check('money_effects_status_check', sql`${t.status} in ('pending', 'done', 'dead')`),
+  ],
+);
+
 export const auditLog = pgTable(
   'audit_log',
   {

@@ -1,7 +1,9 @@
-// The cash-out's one statement (decision 018) when the world moves under it. The payout adapter
-// runs after the user's facts are known (from the read cache's hint or a read) and before the
-// statement, so a test adapter can change the card, the plan or the payout methods at exactly that
-// moment; the cash-out must then be decided on the new figures, never on the ones it had.
+// The cash-out's one statement (decision 018) when the world moves under it. A test seam runs
+// after the user's facts are known (from the read cache's hint or a read) and before the
+// statement, so a test can change the card, the plan or the payout methods at exactly that
+// moment; the cash-out must then be decided on the new figures, never on the ones it had. And
+// whatever happens there, the payout adapter is called once per cash-out that debited, after its
+// commit, and never for a refusal or a replay (DECISIONS §7).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client
 import { insertFundedCard } from '../../../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
-import type { PayoutProvider } from '../../adapters/payouts';
+import { cashoutSeam } from './cashout-in-one-statement';
 import { cards, idempotencyKeys, payoutMethods, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 
@@ -18,17 +20,20 @@ const HOUR_MS = 60 * 60 * 1000;
 
 describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   let t: TestApp;
-  /** Runs once, at the next payout: after the cash-out's facts, before its statement. */
+  /** Runs once, at the next try of the statement: after the cash-out's facts, before its statement. */
   let betweenStatements: (() => Promise<void>) | null = null;
-  let payouts = 0;
-  const payoutsAdapter: PayoutProvider = {
-    async send() {
-      payouts += 1;
-      const step = betweenStatements;
-      betweenStatements = null;
-      if (step) await step();
-      return { payoutId: `payout_test_${randomUUID()}` };
-    },
+  let statementTries = 0;
+  cashoutSeam.beforeStatement = async () => {
+    statementTries += 1;
+    const step = betweenStatements;
+    betweenStatements = null;
+    if (step) await step();
+  };
+  /** Payouts the provider made for this card's cash-outs, once every committed one has been sent. */
+  const payoutsSent = async (cardId: string) => {
+    await t.app.effects.drain();
+    const references = new Set((await cashoutRows(cardId)).filter((row) => row.type === 'cashout').map((row) => `cashout:${row.id}`));
+    return t.calls.effective('payouts.send').filter((call) => references.has(call.reference)).length;
   };
 
   async function userWithCard(amountCents: number): Promise<{ user: ApiUser; userId: string; cardId: string }> {
@@ -48,13 +53,14 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   const cashoutRows = (cardId: string) => t.database.db.select().from(transactions).where(eq(transactions.cardId, cardId));
 
   beforeAll(async () => {
-    t = await createTestApp({ adapters: { payouts: payoutsAdapter } });
+    t = await createTestApp();
   });
   afterEach(async () => {
     betweenStatements = null;
     if (t) expect((await checkLedger(t.database.db)).problems).toEqual([]);
   });
   afterAll(async () => {
+    cashoutSeam.beforeStatement = null;
     await t?.close();
   });
 
@@ -66,16 +72,22 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     expect(res.json().card.remainingAmountCents).toBe(1_000);
     expect(await remaining(cardId)).toBe(1_000);
     expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
+    expect(await payoutsSent(cardId)).toBe(1);
   });
 
   it('the balance fell below the amount in between: the answer is the refusal the new balance calls for', async () => {
     const { user, cardId } = await userWithCard(10_000);
     betweenStatements = () => spend(user, cardId, 7_000);
+    await t.app.effects.drain();
+    const sentBefore = t.calls.calls.filter((call) => call.op === 'payouts.send').length;
     const res = await cashout(user, { cardId, amountCents: 5_000, payoutMethod: 'ach' });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.message).toContain('$30.00');
     expect(await remaining(cardId)).toBe(3_000);
     expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(0);
+    // Refused after its facts were read: nothing was sent (the payout used to go out before the check).
+    await t.app.effects.drain();
+    expect(t.calls.calls.filter((call) => call.op === 'payouts.send')).toHaveLength(sentBefore);
   });
 
   it('the plan changed in between: the fee is the new plan’s', async () => {
@@ -116,13 +128,15 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
       if (flips < 2) betweenStatements = flip;
     };
     betweenStatements = flip;
-    payouts = 0;
+    statementTries = 0;
     const res = await cashout(user, { cardId, amountCents: 10_000, payoutMethod: 'ach' });
     expect(res.statusCode, res.body).toBe(201);
-    // Two tries of the statement, then the locked transaction's payout, at the plan in force: Free, 1%.
-    expect(payouts).toBe(3);
+    // Two tries of the statement, then the locked transaction, at the plan in force: Free, 1%.
+    expect(statementTries).toBe(2);
     expect(res.json().cashout.feeCents).toBe(100);
     expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
+    // Three tries, one payout: the tries that wrote nothing sent nothing.
+    expect(await payoutsSent(cardId)).toBe(1);
   });
 
   it('a payout method saved since the facts were cached is usable at once: a refusal is never decided on a hint', async () => {
@@ -177,6 +191,7 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     expect(second?.json()).toEqual(first.json());
     expect(await remaining(cardId)).toBe(9_000);
     expect(await cashoutRows(cardId)).toHaveLength(1);
+    expect(await payoutsSent(cardId)).toBe(1);
   });
 
   it('a key older than the retention window counts as new (the locked transaction reuses it)', async () => {

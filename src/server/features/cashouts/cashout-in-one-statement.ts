@@ -16,6 +16,10 @@
 // A concurrent request with the same key that got there first makes this statement's insert of
 // the key fail on its primary key (after waiting for that commit), which undoes the debit too; the
 // stored answer is then returned.
+//
+// The payout itself is a money effect (DECISIONS §7, decision 030): a row the statement writes
+// only with the debit, sent by the drain after the commit. A refused, replayed or raced cash-out
+// writes no row and so sends nothing.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +29,7 @@ import { namedSqlStatement } from '../../db/named-statement';
 import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
+import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
 import { replayStored, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
 import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
@@ -88,8 +93,10 @@ const writeStatement = namedSqlStatement(
           '{cashout,cardLast4}', to_jsonb(d.last4))
       from d
       returning 1
-    )
+    ),
+    ${effectsClause(sql`exists (select 1 from d)`)}
     select (select ok from f) as facts_ok, d.remaining_amount_cents, d.amount_spent_cents, d.status, d.last4, (select count(*) from s) as stored,
+      (select count(*) from money_effect_rows) as effect_count,
       ${KEY_COLUMNS}, ${JOURNAL_RESULT}
     from (select 1) as one left join d on true left join k on true`,
 );
@@ -102,6 +109,7 @@ type WriteRow = JournalResultRow &
     status: string | null;
     last4: string | null;
     stored: string | number;
+    effect_count: string | number;
   };
 
 export type OneStatementOutcome =
@@ -112,6 +120,17 @@ export type OneStatementOutcome =
   | { kind: 'use-transaction' };
 
 type Request = { userId: string; input: CashoutInput; key: string; fingerprint: string; expiredBefore: Date };
+
+/**
+ * A test seam: runs after the facts are known and before the statement, so a test can change the
+ * world at exactly that moment (cashout-in-one-statement.test.ts). Null outside those tests.
+ */
+export const cashoutSeam: { beforeStatement: (() => Promise<void>) | null } = { beforeStatement: null };
+
+/** The cash-out's payout, as the money effect its statement writes with the debit. */
+export function payoutEffect(userId: string, input: CashoutInput, transactionId: string, netCents: number): MoneyEffect {
+  return { kind: 'payout', reference: effectReference.cashoutPayout(transactionId), userId, payload: { method: input.payoutMethod, amountCents: netCents, transactionId } };
+}
 
 export async function cashoutInOneStatement(app: FastifyInstance, request: Request): Promise<OneStatementOutcome> {
   const { userId, input, key, fingerprint } = request;
@@ -150,10 +169,10 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
 
   const now = app.now();
   const priced = priceCashout(app, { ...input, userId, plan: facts.plan, promoEnd: facts.promoEnd, now, transactionId: randomUUID() });
-  // Demo payouts make up an id; live cash-outs are refused before this point (spec §8).
-  const payout = await app.adapters.payouts.send({ method: input.payoutMethod, amountCents: priced.fee.netCents, reference: priced.record.id });
+  const payout = payoutEffect(userId, input, priced.record.id, priced.fee.netCents);
+  if (cashoutSeam.beforeStatement) await cashoutSeam.beforeStatement();
   // The card's figures in the answer are the debit's own, set by the statement (and below).
-  const template = cashoutResponse(priced, { id: input.cardId, last4: '', status: '', remainingAmountCents: 0, amountSpentCents: 0 }, payout.payoutId);
+  const template = cashoutResponse(priced, { id: input.cardId, last4: '', status: '', remainingAmountCents: 0, amountSpentCents: 0 }, payout.reference);
 
   const { values: journal, ...expected } = journalValues(priced.journal);
   let written: WriteRow | undefined;
@@ -172,6 +191,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
         expiredBefore,
         responseStatus: 201,
         responseBody: JSON.stringify(template),
+        ...effectsValues([payout]),
       }),
     );
   } catch (error) {
@@ -182,7 +202,9 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
   if (!written) throw new Error('cashoutInOneStatement: the statement returned no row');
 
   if (written.status === null) {
-    if (written.journal_id || Number(written.stored) > 0) throw new Error('cashoutInOneStatement: a journal or a key was written without its debit');
+    if (written.journal_id || Number(written.stored) > 0 || Number(written.effect_count) > 0) {
+      throw new Error('cashoutInOneStatement: a journal, a key or a payout was written without its debit');
+    }
     const answered = answerFromKey(written, fingerprint);
     if (answered) return answered;
     if (!written.facts_ok) {
@@ -202,6 +224,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
   // the journal and the key written only with the debit), as alarms.
   journalIdFrom(written, expected);
   if (Number(written.stored) !== 1) throw new Error('cashoutInOneStatement: the debit was written without its Idempotency-Key');
+  if (Number(written.effect_count) !== 1) throw new Error('cashoutInOneStatement: the debit was written without its payout');
   const body: CreateCashoutResponse = cashoutResponse(
     priced,
     {
@@ -211,7 +234,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
       remainingAmountCents: Number(written.remaining_amount_cents),
       amountSpentCents: Number(written.amount_spent_cents),
     },
-    payout.payoutId,
+    payout.reference,
   );
   return { kind: 'answered', result: { status: 201, body, replayed: false } };
 }

@@ -41,6 +41,16 @@ async function systemBalance(t: TestApp, code: string): Promise<number> {
 
 describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
   let t: TestApp;
+  /** Payouts the provider made for each cash-out row, once every committed one has been sent. */
+  async function payoutsFor(rows: Array<{ id: string }>): Promise<number[]> {
+    await t.app.effects.drain();
+    return rows.map((row) => t.calls.effective('payouts.send').filter((call) => call.reference === `cashout:${row.id}`).length);
+  }
+  /** Every call the payout provider received for this card's cash-outs (retries included). */
+  async function payoutCallsFor(_cardId: string, rows: Array<{ id: string }>): Promise<number> {
+    const references = new Set(rows.map((row) => `cashout:${row.id}`));
+    return t.calls.calls.filter((call) => call.op === 'payouts.send' && references.has(call.reference)).length;
+  }
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -64,7 +74,12 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
       cashout: { type: 'cashout', cardId, amountCents: 12_345, feeCents: 123, netAmountCents: 12_222, payoutMethod: 'ach', status: 'success', simulated: true, testSource: 'MVP-Demo', environment: 'test' },
       card: { id: cardId, status: 'active', remainingAmountCents: 37_655, amountSpentCents: 0 },
     });
-    expect(body.payoutId).toMatch(/^payout_demo_/);
+    // The payout's reference: the provider is called with it after the commit (DECISIONS §7).
+    expect(body.payoutId).toBe(`cashout:${body.cashout.id}`);
+    await t.app.effects.drain();
+    expect(t.calls.effective('payouts.send').filter((call) => call.reference === body.payoutId)).toEqual([
+      expect.objectContaining({ amountCents: 12_222, outcome: 'done' }),
+    ]);
     const [row] = await t.database.db.select().from(transactions).where(eq(transactions.id, body.cashout.id));
     expect(row).toMatchObject({ type: 'cashout', amountCents: 12_345, feeCents: 123, netAmountCents: 12_222, payoutMethod: 'ach', status: 'success' });
     expect(row!.journalId).toBeTruthy();
@@ -201,6 +216,9 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     expect(rows).toHaveLength(25);
     const report = await checkLedger(t.database.db);
     expect(report.problems).toEqual([]);
+    // DECISIONS §7: exactly 25 payouts, one per accepted cash-out; the 15 refused sent none.
+    expect(await payoutsFor(rows)).toEqual(rows.map(() => 1));
+    expect(await payoutCallsFor(cardId, rows)).toBe(25);
   });
 
   it('the same Idempotency-Key sent 10 times at once makes one cash-out, and every answer is its', async () => {
@@ -214,6 +232,9 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     expect((await cardRow(t, cardId)).remainingAmountCents).toBe(7_500);
     const rows = await t.database.db.select().from(transactions).where(and(eq(transactions.cardId, cardId), eq(transactions.type, 'cashout')));
     expect(rows).toHaveLength(1);
+    // One payout for the ten requests: the replays sent nothing.
+    expect(await payoutsFor(rows)).toEqual([1]);
+    expect(await payoutCallsFor(cardId, rows)).toBe(1);
     // The same key for a different request is refused rather than replayed.
     const other = await cashout(user, { cardId, amountCents: 2_600, payoutMethod: 'ach' }, key);
     expect(other.statusCode).toBe(422);

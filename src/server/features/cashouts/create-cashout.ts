@@ -30,7 +30,8 @@ import {
   type StoredResponse,
 } from '../../lib/idempotency';
 import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
-import { cashoutInOneStatement } from './cashout-in-one-statement';
+import { cashoutInOneStatement, payoutEffect } from './cashout-in-one-statement';
+import { enqueueEffects } from '../../effects/money-effects';
 
 export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage, toCashout } from './cashout-rules';
 export type { CashoutInput } from './cashout-rules';
@@ -50,6 +51,8 @@ export async function createCashout(
   await app.adapters.delay('cashout');
   const fingerprint = requestFingerprint({ method: 'POST', route: '/api/cashouts', body: input });
   const result = await cashOut(app, userId, input, idempotencyKey, fingerprint);
+  // The payout goes out after the commit (decision 030); a replay wrote nothing new to send.
+  if (!result.replayed) app.effects.kick();
   return { status: result.status, body: result.body as CreateCashoutResponse, replayed: result.replayed };
 }
 
@@ -117,9 +120,10 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
       .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, input.payoutMethod)));
   }
 
-  // Last, so that a refusal from the provider rolls everything above back (and frees the key).
-  const payout = await app.adapters.payouts.send({ method: input.payoutMethod, amountCents: priced.fee.netCents, reference: priced.record.id });
-  return cashoutResponse(priced, { id: input.cardId, ...debited }, payout.payoutId);
+  // The payout is a row of this transaction, sent by the drain once it commits (DECISIONS §7).
+  const payout = payoutEffect(userId, input, priced.record.id, priced.fee.netCents);
+  await enqueueEffects(tx, [payout]);
+  return cashoutResponse(priced, { id: input.cardId, ...debited }, payout.reference);
 }
 
 /** The debit was refused: say why, from the card as it is now. */

@@ -11,6 +11,8 @@ import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
+import type { IssuedCard } from '../../adapters/card-processor';
+import { effectReference, type MoneyEffect } from '../../effects/money-effects';
 import type { DbOrTx, Tx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { combineSources, combines, systemPromos, users } from '../../db/schema';
@@ -42,13 +44,35 @@ export async function completeCombine(
   // Spec: creation takes about 2 s in demo mode; the wait holds no locks.
   await app.adapters.delay('cardCreation');
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/combines/${combineId}/complete`, body: input });
+  // The new card is issued before the transaction (DECISIONS §7), with a reference derived from the
+  // Idempotency-Key: a retry gets the same card from the processor. Issuing moves no money; a
+  // completion refused below leaves that card unfunded and unused.
+  const issued = await issueCard(app, userId, idempotencyKey);
   const result = await withIdempotency(
     app.db,
     { userId, key: idempotencyKey, fingerprint, now: app.now() },
-    async (tx, claim) => ({ status: 201, body: await completeInTransaction(app, tx, userId, combineId, input, claim) }),
+    async (tx, claim) => ({ status: 201, body: await completeInTransaction(app, tx, userId, combineId, input, claim, issued) }),
     { claimInFirstStatement: true },
   );
+  // The captures (and any rebate payout) go out after the commit; a replay wrote nothing new.
+  if (!result.replayed) app.effects.kick();
   return { status: result.status, body: result.body as CompleteCombineResponse };
+}
+
+function issueCard(app: FastifyInstance, userId: string, idempotencyKey: string): Promise<IssuedCard> {
+  const network = randomInt(2) === 0 ? 'visa' : 'mastercard';
+  const printed = demoCardExpiry(app.now());
+  return app.adapters.cardProcessor.issueCard({
+    reference: `issue:${userId}:${idempotencyKey}`,
+    network,
+    expMonth: Number(printed.expiryMonth),
+    expYear: 2000 + Number(printed.expiryYear),
+    generateNumber: (randomDigit) => generateCardNumber(network, randomDigit),
+  });
+}
+
+function captureEffect(userId: string, combineId: string, authorizationId: string, amountCents: number): MoneyEffect {
+  return { kind: 'capture', reference: effectReference.capture(authorizationId), userId, payload: { authorizationId, amountCents, combineId } };
 }
 
 // The user and the combine, both locked, and the combine's sources: one statement (which also
@@ -86,6 +110,7 @@ async function completeInTransaction(
   combineId: string,
   input: CompleteInput,
   claim: ClaimInFirstStatement,
+  issued: IssuedCard,
 ): Promise<CompleteCombineResponse> {
   const now = app.now();
   // Lock order everywhere: the user and the combine (one statement), then the promo counter, then cards.
@@ -144,8 +169,11 @@ async function completeInTransaction(
     promoApplied = true;
   }
 
-  // Capture the holds. Internal sources move money between the user's own cards instead.
+  // Internal sources move money between the user's own cards, in this transaction. The external
+  // holds are captured after the commit, from the effects this transaction writes (DECISIONS §7):
+  // if any debit here fails, nothing is captured.
   const entries: Posting[] = [];
+  const captures: MoneyEffect[] = [];
   for (const [index, source] of sources.entries()) {
     const q = quote.sources[index];
     if (!q) throw new Error('quote and sources out of step');
@@ -160,21 +188,12 @@ async function completeInTransaction(
       if (!moved) throw conflict('The card used as a source no longer has that balance available.', 'source_unavailable');
       entries.push({ accountCode: cardAccountCode(source.sourceCardId ?? ''), amountCents: -q.chargedCents });
     } else {
-      if (source.authorizationId) await app.adapters.cardProcessor.capture(source.authorizationId, q.chargeCents + q.creationFeeCents);
-      if (source.bnplTransactionId) await app.adapters.cardProcessor.capture(source.bnplTransactionId, q.oneTimeCardChargeCents ?? q.chargeCents);
+      if (source.authorizationId) captures.push(captureEffect(userId, combineId, source.authorizationId, q.chargeCents + q.creationFeeCents));
+      if (source.bnplTransactionId) captures.push(captureEffect(userId, combineId, source.bnplTransactionId, q.oneTimeCardChargeCents ?? q.chargeCents));
       entries.push({ accountCode: SYSTEM_ACCOUNTS.fundingSources, amountCents: -q.chargedCents });
     }
   }
 
-  // Issue the card.
-  const network = randomInt(2) === 0 ? 'visa' : 'mastercard';
-  const printed = demoCardExpiry(now);
-  const issued = await app.adapters.cardProcessor.issueCard({
-    network,
-    expMonth: Number(printed.expiryMonth),
-    expYear: 2000 + Number(printed.expiryYear),
-    generateNumber: (randomDigit) => generateCardNumber(network, randomDigit),
-  });
   const cardId = crypto.randomUUID();
   const cardType = input.cardType;
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
@@ -306,6 +325,7 @@ async function completeInTransaction(
     promoApplied,
     promoEnd: promoEndFrom(now),
     captured: capturedSources,
+    effects: captures,
     combine: completedFields,
     store: claim.storeValues(finalAnswer && { status: 201, body: finalAnswer }),
   });

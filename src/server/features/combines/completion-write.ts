@@ -13,6 +13,7 @@ import type { Tx } from '../../db/client';
 import { namedSqlStatement } from '../../db/named-statement';
 import { cardWithAccountClauses, type NewCard } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
 import { storeClause, storedColumn } from '../../lib/idempotency';
 import type { SourceRow } from './combine-view';
 
@@ -62,8 +63,9 @@ export function completionWriteSql() {
       where id = ${p('combineId')}::uuid
       returning 1
     ),
+    ${effectsClause()},
     ${storeClause()}
-    select ${JOURNAL_RESULT}, (select id from new_card) as card_id, (select count(*)::int from rebate_rows) as rebate_count,
+    select ${JOURNAL_RESULT}, (select count(*)::int from money_effect_rows) as effect_count, (select id from new_card) as card_id, (select count(*)::int from rebate_rows) as rebate_count,
       (select count(*)::int from user_counters) as user_count, (select count(*)::int from captured_sources) as captured_count,
       (select count(*)::int from completed) as completed_count, ${storedColumn()}`;
 }
@@ -76,6 +78,7 @@ type WriteRow = JournalResultRow & {
   user_count: number;
   captured_count: number;
   completed_count: number;
+  effect_count: number;
   stored: number;
 };
 
@@ -94,6 +97,8 @@ export type CompletionWrite = {
   promoEnd: Date;
   /** The sources with their final figures (status captured). */
   captured: SourceRow[];
+  /** The holds to capture once this commits (DECISIONS §7). */
+  effects: MoneyEffect[];
   combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
   /** The placeholders of the Idempotency-Key's store clause (ClaimInFirstStatement.storeValues). */
   store: Record<string, unknown>;
@@ -108,6 +113,7 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite): Promise<n
       ...card.values,
       ...journal.values,
       ...write.store,
+      ...effectsValues(write.effects),
       userId: write.userId,
       combineId: write.combineId,
       now: write.now.toISOString(),
@@ -137,5 +143,6 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite): Promise<n
   if (row.completed_count !== 1 || row.user_count !== 1) throw new Error('the completion did not update its combine and user');
   if (row.captured_count !== captured.length) throw new Error('source capture updated fewer rows than the combine has sources');
   if (row.rebate_count !== rebates.length) throw new Error('the completion wrote fewer rebates than it owes');
+  if (row.effect_count !== write.effects.length) throw new Error('the completion wrote fewer captures than it has holds');
   return row.stored;
 }

@@ -11,6 +11,7 @@ import { rangeStart } from '../../../core/dates';
 import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
 import { cards, combineSources, combines } from '../../db/schema';
 import { AppError, badRequest, conflict, liveModeNotImplemented } from '../../lib/errors';
+import { effectReference, enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow } from './combine-view';
 import { loadPricing, loadUser } from './pricing';
 
@@ -161,19 +162,23 @@ export async function saveCombine(app: FastifyInstance, userId: string, combineI
 }
 
 export async function deleteCombine(app: FastifyInstance, userId: string, combineId: string): Promise<void> {
-  const released = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
     if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict('A completed combine cannot be deleted.', 'not_a_draft');
     const sources = await loadSources(tx, combineId);
     await tx.delete(combines).where(eq(combines.id, combineId));
-    return sources.flatMap((s) => [s.authorizationId, s.bnplTransactionId]).filter((id): id is string => Boolean(id));
+    await enqueueEffects(tx, voidEffects(userId, combineId, sources));
   });
-  await releaseAll(app, released);
+  // The holds are voided after the commit (DECISIONS §7), from the rows written with the delete.
+  app.effects.kick();
 }
 
-async function releaseAll(app: FastifyInstance, authorizationIds: string[]) {
-  // Releasing a hold is best effort: the processor expires unused holds on its own.
-  await Promise.all(authorizationIds.map((id) => app.adapters.cardProcessor.release(id).catch((err: unknown) => app.log.warn({ err }, 'release failed'))));
+/** A void for every hold the sources made (the card's and the BNPL one-time card's). */
+function voidEffects(userId: string, combineId: string, sources: Array<{ authorizationId: string | null; bnplTransactionId: string | null }>): MoneyEffect[] {
+  return sources
+    .flatMap((s) => [s.authorizationId, s.bnplTransactionId])
+    .filter((id): id is string => Boolean(id))
+    .map((authorizationId) => ({ kind: 'void', reference: effectReference.void(authorizationId), userId, payload: { authorizationId, combineId } }));
 }
 
 export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
@@ -256,7 +261,7 @@ async function internalSourceValues(app: FastifyInstance, userId: string, input:
 }
 
 export async function removeSource(app: FastifyInstance, userId: string, combineId: string, sourceId: string): Promise<Combine> {
-  const released = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
     assertDraft(row);
     const sources = await loadSources(tx, combineId);
@@ -276,9 +281,9 @@ export async function removeSource(app: FastifyInstance, userId: string, combine
         bnplCheckoutCompleted: hasBnpl ? remaining.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken) : false,
       })
       .where(eq(combines.id, combineId));
-    return [source.authorizationId, source.bnplTransactionId].filter((id): id is string => Boolean(id));
+    await enqueueEffects(tx, voidEffects(userId, combineId, [source]));
   });
-  await releaseAll(app, released);
+  app.effects.kick();
   return viewCombine(app, userId, combineId);
 }
 

@@ -2,12 +2,18 @@
 // stay `pending` until the user has a preferred payout method, and are paid to it as soon as one
 // exists. Called inside the caller's transaction: adding a payout method, choosing the preferred
 // one, and completing a combine (through the completion hook) all end with this.
+//
+// `processed` means decided and journaled: the payout itself is a money effect written in the same
+// transaction and sent through the payout adapter after the commit (DECISIONS §7, decision 030),
+// with the rebate's id as its reference, so it is paid once however often the send is retried.
+// The caller kicks the drain once its transaction has committed.
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { isPayoutMethod } from '../../../core/plans';
 import type { DbOrTx, Tx } from '../../db/client';
 import { rebates } from '../../db/schema';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
+import { effectReference, enqueueEffects } from '../../effects/money-effects';
 
 export type RebatesPaid = { count: number; amountCents: number };
 
@@ -50,6 +56,9 @@ export async function payPendingRebates(tx: Tx, userId: string, method: string |
         ],
       });
       await tx.update(rebates).set({ journalId }).where(eq(rebates.id, claimed.id));
+      await enqueueEffects(tx, [
+        { kind: 'rebate_payout', reference: effectReference.rebatePayout(claimed.id), userId, payload: { method, amountCents: claimed.amountCents, rebateId: claimed.id } },
+      ]);
     }
     paid = { count: paid.count + 1, amountCents: paid.amountCents + claimed.amountCents };
   }

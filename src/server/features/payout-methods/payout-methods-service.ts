@@ -70,7 +70,7 @@ async function answer(tx: Tx, userId: string, message: string, rebatesPaid: Reba
 
 /** Spec §4: added as active with last_used now; the first one becomes preferred. */
 export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
-  return inTransaction(app.db, async (tx) => {
+  return afterCommit(app, await inTransaction(app.db, async (tx) => {
     const now = app.now();
     const user = await lockUser(tx, userId);
     const plan = user.subscription as PlanId;
@@ -89,7 +89,13 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
     }
     const paid = await payPendingRebates(tx, userId, preferred, now);
     return answer(tx, userId, payoutMethodAdded(method), paid);
-  });
+  }));
+}
+
+/** Rebates paid by the transaction go out through the payout adapter once it has committed. */
+function afterCommit(app: FastifyInstance, change: PayoutMethodChange): PayoutMethodChange {
+  if (change.rebatesPaid.count > 0) app.effects.kick();
+  return change;
 }
 
 /** Spec §4: removing the preferred method moves the preference to another one, or clears it. */
@@ -115,7 +121,7 @@ export async function removePayoutMethod(app: FastifyInstance, userId: string, m
 }
 
 export async function setPreferredPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
-  return inTransaction(app.db, async (tx) => {
+  return afterCommit(app, await inTransaction(app.db, async (tx) => {
     const now = app.now();
     const user = await lockUser(tx, userId);
     const plan = user.subscription as PlanId;
@@ -128,5 +134,5 @@ export async function setPreferredPayoutMethod(app: FastifyInstance, userId: str
     await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
     const paid = await payPendingRebates(tx, userId, method, now);
     return answer(tx, userId, payoutMethodPreferred(method), paid);
-  });
+  }));
 }

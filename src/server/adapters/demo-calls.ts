@@ -1,0 +1,122 @@
+// What the demo adapters share (issue 20, item 3): a record of every call they receive, with its
+// reference, so tests count money that left (one accepted cash-out, one payout); the outside
+// system's deduplication by reference (a retried call with a known reference does nothing new);
+// and faults on demand, to break a chosen call: fail, time out, or succeed and lose the answer.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+export type DemoOperation = 'processor.capture' | 'processor.release' | 'processor.issueCard' | 'payouts.send';
+export type FaultMode = 'fail' | 'timeout' | 'lose-answer';
+
+/**
+ * One call as the outside system saw it. `outcome`: `done` (it did the thing and answered), `answer-lost`
+ * (it did the thing; the caller never heard), `failed` and `timed-out` (it did nothing), `duplicate`
+ * (a known reference: it did nothing new and answered as the first time).
+ */
+export type DemoCall = { op: DemoOperation; reference: string; amountCents?: number; outcome: 'done' | 'answer-lost' | 'failed' | 'timed-out' | 'duplicate'; at: string };
+
+export class DemoFaultError extends Error {
+  constructor(
+    readonly op: DemoOperation,
+    readonly mode: FaultMode,
+  ) {
+    super(mode === 'timeout' ? `${op}: the demo provider timed out` : mode === 'lose-answer' ? `${op}: the connection dropped before the answer` : `${op}: the demo provider failed`);
+  }
+}
+
+type FaultRule = { op: DemoOperation; mode: FaultMode; calls: Set<number> };
+
+/** "payouts.send:lose-answer@1,2;processor.capture:fail@1": the 1st and 2nd send lose their answer, the 1st capture fails. */
+export function parseFaults(spec: string | undefined): FaultRule[] {
+  if (!spec) return [];
+  return spec
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const match = /^(processor\.capture|processor\.release|processor\.issueCard|payouts\.send):(fail|timeout|lose-answer)@(\d+(?:,\d+)*)$/.exec(part);
+      if (!match) throw new Error(`DEMO_FAULTS: cannot read "${part}" (expected op:mode@n[,n...])`);
+      return { op: match[1] as DemoOperation, mode: match[2] as FaultMode, calls: new Set(match[3]!.split(',').map(Number)) };
+    });
+}
+
+export type DemoCallLogOptions = {
+  /** A JSON-lines file every call is appended to (kept across a crash and a restart). */
+  file?: string;
+  faults?: string;
+  /** How long a `timeout` fault hangs before it rejects. */
+  timeoutMs?: number;
+};
+
+export class DemoCallLog {
+  readonly calls: DemoCall[] = [];
+  private readonly results = new Map<string, unknown>();
+  private readonly seen = new Map<DemoOperation, number>();
+  private rules: FaultRule[];
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: DemoCallLogOptions = {}) {
+    this.rules = parseFaults(options.faults);
+    this.timeoutMs = options.timeoutMs ?? 200;
+    // The outside system remembers what it did across our restarts: reload its references.
+    if (options.file && existsSync(options.file)) {
+      for (const line of readFileSync(options.file, 'utf8').split('\n')) {
+        if (!line) continue;
+        const call = JSON.parse(line) as DemoCall & { result?: unknown };
+        if ((call.outcome === 'done' || call.outcome === 'answer-lost') && call.result !== undefined) this.results.set(key(call.op, call.reference), call.result);
+      }
+    }
+  }
+
+  /** Breaks calls of `op` by their number (1 = the next one of that operation from now on, counted per process). */
+  inject(op: DemoOperation, mode: FaultMode, callNumbers: number[] = [1]): void {
+    const base = this.seen.get(op) ?? 0;
+    this.rules.push({ op, mode, calls: new Set(callNumbers.map((n) => base + n)) });
+  }
+
+  clearFaults(): void {
+    this.rules = [];
+  }
+
+  /** Calls of `op` that did the thing (not duplicates, not failures), one per reference. */
+  effective(op: DemoOperation): DemoCall[] {
+    return this.calls.filter((c) => c.op === op && (c.outcome === 'done' || c.outcome === 'answer-lost'));
+  }
+
+  /** Runs `action` as the outside system would for `reference`: once, whatever the retries. */
+  async call<T>(op: DemoOperation, reference: string, amountCents: number | undefined, action: () => T): Promise<T> {
+    const count = (this.seen.get(op) ?? 0) + 1;
+    this.seen.set(op, count);
+    const fault = this.rules.find((rule) => rule.op === op && rule.calls.has(count))?.mode;
+    const known = this.results.get(key(op, reference)) as T | undefined;
+    if (fault === 'fail') {
+      this.record({ op, reference, amountCents, outcome: 'failed' });
+      throw new DemoFaultError(op, fault);
+    }
+    if (fault === 'timeout') {
+      this.record({ op, reference, amountCents, outcome: 'timed-out' });
+      await new Promise((resolve) => setTimeout(resolve, this.timeoutMs));
+      throw new DemoFaultError(op, fault);
+    }
+    if (known !== undefined) {
+      this.record({ op, reference, amountCents, outcome: 'duplicate' });
+      if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
+      return known;
+    }
+    const result = action();
+    this.results.set(key(op, reference), result);
+    this.record({ op, reference, amountCents, outcome: fault === 'lose-answer' ? 'answer-lost' : 'done' }, result);
+    if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
+    return result;
+  }
+
+  private record(call: Omit<DemoCall, 'at'>, result?: unknown): void {
+    const full: DemoCall = { ...call, at: new Date().toISOString() };
+    if (full.amountCents === undefined) delete full.amountCents;
+    this.calls.push(full);
+    // An issued card's number and CVV never reach a file; only its reference does.
+    const kept = result === undefined || call.op === 'processor.issueCard' ? full : { ...full, result };
+    if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify(kept)}\n`);
+  }
+}
+
+const key = (op: DemoOperation, reference: string) => `${op}\n${reference}`;

@@ -1,0 +1,65 @@
+// Money effects (DECISIONS §7, decision 030): what must happen outside our database because a
+// transaction committed. The transaction writes them as rows (`money_effects`) beside the change
+// that decided them; the drain (drain.ts) carries them out after the commit and retries until the
+// outside system confirms. A refused, rolled-back or replayed request therefore leaves no row and
+// causes no outside call.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PayoutMethod } from '../../core/plans';
+import type { DbOrTx } from '../db/client';
+import { moneyEffects } from '../db/schema';
+
+export type MoneyEffect =
+  /** A cash-out's payout: the net amount to the user's payout method. */
+  | { kind: 'payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; transactionId: string } }
+  /** A BNPL rebate paid to the user's preferred payout method. */
+  | { kind: 'rebate_payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; rebateId: string } }
+  /** A completed combine's hold, captured for the amount the completion charged. */
+  | { kind: 'capture'; reference: string; userId: string; payload: { authorizationId: string; amountCents: number; combineId: string } }
+  /** A hold given back: its source was removed, its draft deleted. */
+  | { kind: 'void'; reference: string; userId: string; payload: { authorizationId: string; combineId: string } };
+
+export type MoneyEffectKind = MoneyEffect['kind'];
+
+// References are what the outside system deduplicates by: one per thing that must happen once.
+export const effectReference = {
+  cashoutPayout: (transactionId: string) => `cashout:${transactionId}`,
+  rebatePayout: (rebateId: string) => `rebate:${rebateId}`,
+  capture: (authorizationId: string) => `capture:${authorizationId}`,
+  void: (authorizationId: string) => `void:${authorizationId}`,
+};
+
+/** Writes effects in the caller's transaction. A reference already written is one effect, not two. */
+export async function enqueueEffects(tx: DbOrTx, effects: MoneyEffect[]): Promise<void> {
+  if (effects.length === 0) return;
+  await tx
+    .insert(moneyEffects)
+    .values(effects.map((e) => ({ kind: e.kind, reference: e.reference, userId: e.userId, payload: e.payload })))
+    .onConflictDoNothing({ target: moneyEffects.reference });
+}
+
+/**
+ * The effects as a WITH clause (`money_effect_rows`) of a larger statement, written only where
+ * `guard` holds (say, only if the debit happened). Lists travel as arrays, so the text is fixed;
+ * the placeholders are named effect…, clear of the statement's own.
+ */
+export function effectsClause(guard: SQL = sql`true`): SQL {
+  return sql`money_effect_rows as (
+    insert into money_effects (kind, reference, user_id, payload)
+    select e.kind, e.reference, e.user_id, e.payload::jsonb
+    from unnest(${sql.placeholder('effectKinds')}::text[], ${sql.placeholder('effectReferences')}::text[], ${sql.placeholder('effectUserIds')}::uuid[],
+      ${sql.placeholder('effectPayloads')}::text[]) as e(kind, reference, user_id, payload)
+    where ${guard}
+    on conflict (reference) do nothing
+    returning 1
+  )`;
+}
+
+/** The placeholders' values of `effectsClause`. */
+export function effectsValues(effects: MoneyEffect[]): Record<string, unknown> {
+  return {
+    effectKinds: effects.map((e) => e.kind),
+    effectReferences: effects.map((e) => e.reference),
+    effectUserIds: effects.map((e) => e.userId),
+    effectPayloads: effects.map((e) => JSON.stringify(e.payload)),
+  };
+}

@@ -1,0 +1,32 @@
+// DECISIONS §7: no outside call inside a database transaction. Every test app's card processor and
+// payouts are wrapped so that a call made while a transaction is open (in the calling code's async
+// scope, whichever transaction it is) throws at once and is kept, so the test fails even when the
+// throw is swallowed (a background drain logs it); createTestApp's close() reports it.
+import type { Adapters } from '../../src/server/adapters';
+import { insideTransaction } from '../../src/server/db/transaction-scope';
+
+export type AdapterGuard = { violations: string[] };
+
+function guarded<T extends object>(name: string, target: T, guard: AdapterGuard): T {
+  const wrapped: Record<string, unknown> = { ...(target as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(target)) {
+    if (typeof value !== 'function') continue;
+    wrapped[key] = (...args: unknown[]) => {
+      if (insideTransaction()) {
+        const violation = `${name}.${key} was called inside a database transaction (DECISIONS §7)`;
+        guard.violations.push(violation);
+        return Promise.reject(new Error(violation));
+      }
+      return (value as (...a: unknown[]) => unknown).apply(target, args);
+    };
+  }
+  return wrapped as T;
+}
+
+/** Wraps the app's outside-world adapters in place (before the app serves anything). */
+export function guardAdapters(adapters: Adapters): AdapterGuard {
+  const guard: AdapterGuard = { violations: [] };
+  adapters.cardProcessor = guarded('cardProcessor', adapters.cardProcessor, guard);
+  adapters.payouts = guarded('payouts', adapters.payouts, guard);
+  return guard;
+}
