@@ -174,11 +174,15 @@ export class PatroniCluster {
             primary_start_timeout: 0,
             postgresql: {
               use_pg_rewind: true,
-              use_slots: true,
+              // No replication slots: Patroni 3.0 creates the members' slots on a new primary only in
+              // its first loops after the promotion, and until then the synchronous standby cannot
+              // attach, so strict mode holds every commit (measured: 3 s of the failover). The WAL a
+              // replica or pg_rewind needs is kept by wal_keep_size instead (decision 065).
+              use_slots: false,
               parameters: {
                 wal_log_hints: 'on', // pg_rewind needs it (or data checksums)
                 wal_retrieve_retry_interval: '1s', // a replica retries its primary every second, not every 5
-                wal_keep_size: '128MB',
+                wal_keep_size: '256MB',
                 max_connections: 100,
                 max_wal_senders: 10,
                 max_replication_slots: 10,

@@ -7,6 +7,7 @@
 // once, no money row was written twice, the ledger balances, the same two processes still serve,
 // and the lost node comes back as a replica (pg_rewind).
 import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/server/lib/paths';
@@ -70,10 +71,21 @@ describe('high availability: the primary dies mid-stream', () => {
     const stop = startStream(clients, instances, mine);
     let detail = '';
     let eventAt = 0;
+    let newLeaderMs: number | undefined;
+    const oldLeader = await cluster.leader();
     try {
       await sleep(STEADY_MS);
       eventAt = Date.now();
       detail = event();
+      // When Patroni names the new leader (promoted and running), for the figures: what remains of
+      // the gap after it is the new primary's synchronous standby attaching and HAProxy's check.
+      void (async () => {
+        while (newLeaderMs === undefined && Date.now() - eventAt < 60_000) {
+          const leader = await cluster.leader().catch(() => undefined);
+          if (leader && leader !== oldLeader) newLeaderMs = Date.now() - eventAt;
+          else await sleep(100);
+        }
+      })();
       // Until a request sent after the event has succeeded, then a little longer.
       const deadline = eventAt + 60_000;
       while (!mine.some((r) => r.attempts.some((a) => a.startedAt >= eventAt && typeof a.status === 'number' && a.status < 300)) && Date.now() < deadline) await sleep(100);
@@ -87,9 +99,10 @@ describe('high availability: the primary dies mid-stream', () => {
     const byKind = (kind: string) => mine.filter((r) => r.kind === kind).length;
     figures.push(
       `${name}: ${mine.length} requests (${byKind('completion')} card creations, ${byKind('cashout')} cash-outs, ${byKind('purchase')} purchases); ` +
-        `first successful write ${(window.firstWriteMs / 1000).toFixed(1)} s after the event, longest time without one ${(window.longestGapMs / 1000).toFixed(1)} s; ` +
+        `new leader running ${newLeaderMs === undefined ? '?' : (newLeaderMs / 1000).toFixed(1)} s after the event, ` +
+        `first successful write ${(window.firstWriteMs / 1000).toFixed(1)} s after it, longest time without one ${(window.longestGapMs / 1000).toFixed(1)} s; ` +
         `${window.failedAttempts} failed attempts (${JSON.stringify(window.failures)}) on ${window.retriedRequests} requests, all of which then succeeded; ` +
-        `max attempts of one request ${Math.max(...mine.map((r) => r.attempts.length))}; drafts abandoned (database away) ${clients.reduce((n, c) => n + c.draftsAbandoned, 0) - abandonedBefore}; ${detail}`,
+        `max attempts of one request ${Math.max(...mine.map((r) => r.attempts.length))}; drafts abandoned (database away) ${clients.reduce((n, c) => n + c.draftsAbandoned, 0) - abandonedBefore}; ${detail}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
     );
     return { window, requests: mine };
   }
@@ -177,7 +190,7 @@ describe('high availability: the primary dies mid-stream', () => {
     const leader = await cluster.leader();
     expect(leader).not.toBe(old);
     await expectExactlyOnce();
-    figures.push(`  ledger: ${ledgerCheck()}; ${old} rejoined as a replica of ${leader}${/pg_rewind/i.test(cluster.nodeLog(old)) ? ' (pg_rewind)' : ''}`);
+    figures.push(`  ledger: ${ledgerCheck()}; ${old} rejoined as a replica of ${leader} ${/pg_rewind/i.test(cluster.nodeLog(old)) ? 'with pg_rewind' : '(crash recovery ended at the switch point: no pg_rewind needed)'}`);
     await expectInstancesServe();
     expect(window.firstWriteMs).toBeLessThan(6_000 * 2); // goal < 6 s (recorded); the hard bound leaves room for a loaded CI host
   }, 120_000);
@@ -225,6 +238,6 @@ describe('high availability: the primary dies mid-stream', () => {
     await expectExactlyOnce();
     figures.push(`  ledger: ${ledgerCheck()}; new primary ${leader}`);
     await expectInstancesServe();
-    expect(window.longestGapMs).toBeLessThan(8_000); // goal 2-4 s (recorded)
+    expect(window.longestGapMs).toBeLessThan(10_000); // goal 2-4 s (recorded); the hard bound leaves room for a loaded CI host
   }, 120_000);
 });
