@@ -1,23 +1,29 @@
-// `npm run bench` (docs/performance.md): the production build on a PostgreSQL database of its own,
-// driven by autocannon from this process at 32 connections after a warm-up, next to two ceilings
-// measured in the same run, before and after the scenarios (decision 019): pgbench (TPC-B-like) and
-// a bare Fastify route.
+// `npm run bench` (docs/performance.md, decision 060): the production build on a PostgreSQL database
+// of its own, driven by autocannon from this process at 32 connections after a warm-up, and judged
+// by the CPU ratios of DECISIONS §8 against yardsticks measured in the same run, before and after
+// the scenarios (decision 019): PostgreSQL's CPU per pgbench TPC-B transaction, the bare Fastify
+// route's CPU per answer, and the host's argon2id rate. Then two floods beside honest traffic: a
+// sign-in flood (isolation) and issue 19's attack from 16 addresses with rate limits on.
 //
 //   npm run bench                  full run (builds first), floors checked and reported
 //   npm run bench -- --smoke       seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
 //   npm run bench -- --strict      exit 1 when a floor is missed
-//   npm run bench -- --only cash-out,list-cards   some scenarios only (profiling)
+//   npm run bench -- --only cash-out,list-cards,isolation,attack   some scenarios only (profiling)
 //   npm run bench -- --json out.json              the figures as JSON too
 //   npm run bench -- --skip-ceilings              scenarios only (A/B runs; BENCH_SERVER_ENTRY=other bundle)
 import { existsSync, writeFileSync } from 'node:fs';
+import { measureArgon2Rate } from './lib/argon2-rate';
 import { measureBareRoute, measurePgbench } from './lib/ceilings';
+import { closeCpuMeter } from './lib/cpu';
+import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from './lib/flood';
 import { parseOptions } from './lib/options';
 import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
-import { describeMachine, evaluateFloors, formatReport, newBenchResult, withRatios } from './lib/report';
+import { computeRatios, describeMachine, evaluateFloors, formatReport, newBenchResult } from './lib/report';
 import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
 
 const options = parseOptions(process.argv.slice(2));
+const FLOODS = ['isolation', 'attack'] as const;
 const strict = process.argv.includes('--strict');
 // Profiling and before/after comparisons of one scenario: no pgbench, no bare route.
 const skipCeilings = process.argv.includes('--skip-ceilings');
@@ -36,6 +42,7 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     killChildren();
+    await closeCpuMeter();
     await dropCreatedDatabases();
   })();
   return cleaning;
@@ -53,65 +60,101 @@ async function main(): Promise<number> {
   if (!(await isPostgresReachable())) skipOrFail(`PostgreSQL is not reachable at ${ADMIN_URL}.`);
   if ((await runCommand('pgbench', ['--version']).catch(() => ({ code: 1 }))).code !== 0) skipOrFail('pgbench is not installed (apt-get install -y postgresql-contrib).');
 
-  const wanted = new Set<ScenarioName>((options.only ?? SCENARIOS).filter((s): s is ScenarioName => (SCENARIOS as readonly string[]).includes(s)));
-  if (wanted.size === 0) throw new Error(`--only names none of ${SCENARIOS.join(', ')}`);
+  const known: readonly string[] = [...SCENARIOS, ...FLOODS];
+  const unknown = (options.only ?? []).filter((s) => !known.includes(s));
+  if (unknown.length > 0) throw new Error(`--only: ${unknown.join(', ')} is none of ${known.join(', ')}`);
+  const wanted = new Set<string>(options.only ?? known);
   const result = newBenchResult({
     mode: options.smoke ? 'smoke' : 'full',
     date: new Date().toISOString(),
     machine: describeMachine(),
     postgres: await describeServer(),
-    options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale },
+    options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale, isolationSeconds: options.isolationSeconds },
   });
   log(`${result.mode} run; ${result.machine}`);
 
+  // The yardsticks of DECISIONS §8, before the scenarios and again after them (decision 019): on a
+  // shared host the speed moves within a run, and the CPU per unit moves with it, less.
+  const yardsticks = async (when: 'before' | 'after') => {
+    log(`yardsticks (${when}): pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
+    const p = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
+    log(`  ${p.tps.toFixed(0)} tps, PostgreSQL ${p.cpu?.postgresMs.toFixed(3) ?? 'n/a'} ms CPU per transaction (server-wide ${p.cpu?.postgresAllMs.toFixed(3) ?? 'n/a'})`);
+    log('  bare Fastify route');
+    const b = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
+    log(`  ${b.rps.toFixed(0)} req/s, server ${b.cpu?.serverMs.toFixed(4) ?? 'n/a'} ms CPU per answer`);
+    log(`  argon2id verifications on all cores, ${options.argon2Seconds} s`);
+    const a = await measureArgon2Rate(options.argon2Seconds);
+    log(`  ${a.rate.toFixed(1)}/s, ${a.cpuMsPerVerification.toFixed(2)} ms CPU per verification`);
+    return { p, b, a };
+  };
   if (skipCeilings) {
-    log('ceilings skipped (--skip-ceilings): no ratios, no floors on throughput');
+    log('yardsticks skipped (--skip-ceilings): CPU per answer only, no ratios');
   } else {
-    log(`ceiling 1: pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
-    result.pgbench = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
-    log(`  ${result.pgbench.tps.toFixed(0)} tps`);
-    log('ceiling 2: bare Fastify route');
-    result.bare = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
-    log(`  ${result.bare.rps.toFixed(0)} req/s`);
+    const y = await yardsticks('before');
+    result.pgbench = y.p;
+    result.bare = y.b;
+    result.argon2 = y.a;
   }
 
   const dbName = `payweave_bench_${process.pid}`;
   const databaseUrl = await createDatabase(dbName);
-  const server = await startAppServer(databaseUrl);
-  log(`server (dist/server/main.mjs) on ${server.url}, database ${dbName}`);
+  const databases = [dbName];
   try {
-    // The launch promo is for the first 100 cards only; the steady state the bench measures is
-    // after it, when no completion touches the shared counter row (and no quote changes mid-run).
-    await queryDatabase(databaseUrl, 'update system_promos set first_100_promo_claimed = limit_count');
-    const prepared = await prepare(server.url, options, wanted, log);
-    for (const name of SCENARIOS) {
-      if (!wanted.has(name)) continue;
-      // Each scenario starts on a settled database, as pgbench vacuums its tables before its run:
-      // the previous scenario's dead rows and stale statistics are not this one's to pay for.
-      await queryDatabase(databaseUrl, 'vacuum analyze');
-      log(`scenario: ${name}`);
-      const figures = await measureScenario(name, server.url, options, prepared, server.child.pid);
-      result.scenarios[name] = { ...figures, ratio: null };
-      log(`  ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
-      if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(2)} ms, server ${figures.cpu.serverMs.toFixed(2)} ms, load generator ${figures.cpu.benchMs.toFixed(2)} ms`);
-      for (const failure of figures.failures) log(`  e.g. ${failure}`);
+    const server = await startAppServer(databaseUrl);
+    log(`server (${SERVER_ENTRY}) on ${server.url}, database ${dbName}`);
+    try {
+      // The launch promo is for the first 100 cards only; the steady state the bench measures is
+      // after it, when no completion touches the shared counter row (and no quote changes mid-run).
+      await queryDatabase(databaseUrl, 'update system_promos set first_100_promo_claimed = limit_count');
+      const needs = new Set<ScenarioName>(SCENARIOS.filter((s) => wanted.has(s)));
+      if (wanted.has('isolation')) needs.add('list-cards').add('cash-out');
+      const prepared = await prepare(server.url, options, needs, log);
+      for (const name of SCENARIOS) {
+        if (!wanted.has(name)) continue;
+        // Each scenario starts on a settled database, as pgbench vacuums its tables before its run:
+        // the previous scenario's dead rows and stale statistics are not this one's to pay for.
+        await queryDatabase(databaseUrl, 'vacuum analyze');
+        log(`scenario: ${name}`);
+        const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases);
+        result.scenarios[name] = figures;
+        log(`  ${figures.rps.toFixed(0)} answers/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
+        if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(3)} ms (server-wide ${figures.cpu.postgresAllMs.toFixed(3)}), server ${figures.cpu.serverMs.toFixed(3)} ms, load generator ${figures.cpu.benchMs.toFixed(3)} ms`);
+        for (const failure of figures.failures) log(`  e.g. ${failure}`);
+      }
+      if (wanted.has('isolation')) {
+        await queryDatabase(databaseUrl, 'vacuum analyze');
+        log(`isolation: card lists and cash-outs, ${options.isolationSeconds} s alone, then ${options.isolationSeconds} s beside a sign-in flood`);
+        result.isolation = await measureIsolation(server.url, options, prepared, server.child.pid, databases);
+        logFlood(result.isolation);
+      }
+    } finally {
+      await server.stop();
+    }
+    if (wanted.has('attack')) {
+      // Rate limits on, and the client's address taken from X-Forwarded-For, as behind a balancer.
+      const guarded = await startAppServer(databaseUrl, { RATE_LIMIT_DISABLED: 'false', TRUST_PROXY: 'true' });
+      try {
+        log(`attack (issue 19): server with rate limits and TRUST_PROXY on ${guarded.url}`);
+        const attackPrepared = await prepareAttack(guarded.url, options);
+        await queryDatabase(databaseUrl, 'vacuum analyze');
+        log(`  honest traffic ${options.isolationSeconds} s alone, then ${options.isolationSeconds} s beside 16 attacking connections`);
+        result.attack = await measureAttack(guarded.url, options, attackPrepared, guarded.child.pid, databases);
+        logFlood(result.attack);
+      } finally {
+        await guarded.stop();
+      }
     }
   } finally {
-    await server.stop();
     await dropDatabase(dbName);
   }
 
   if (!skipCeilings) {
-    // Measured again after the scenarios, which take minutes: on a shared host the speed moves
-    // within a run (pgbench by up to 2x within the hour), and a ceiling taken only before the
-    // scenarios would make their ratios depend on when in the run each one ran.
-    log('ceilings again, after the scenarios');
-    result.pgbenchAfter = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
-    log(`  pgbench ${result.pgbenchAfter.tps.toFixed(0)} tps`);
-    result.bareAfter = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
-    log(`  bare route ${result.bareAfter.rps.toFixed(0)} req/s`);
+    const y = await yardsticks('after');
+    result.pgbenchAfter = y.p;
+    result.bareAfter = y.b;
+    result.argon2After = y.a;
   }
-  result.scenarios = withRatios(result);
+  result.ratios = computeRatios(result);
   result.floors = evaluateFloors(result);
   console.log(`\n${formatReport(result)}\n`);
   if (options.jsonOut) writeFileSync(options.jsonOut, JSON.stringify(result, null, 2) + '\n');
@@ -125,6 +168,16 @@ async function main(): Promise<number> {
   }
   if (strict && !options.smoke && result.floors.some((f) => !f.met)) return 1;
   return 0;
+}
+
+function logFlood(flood: FloodResult): void {
+  for (const [phase, figures] of [['alone', flood.unloaded], ['flood', flood.loaded]] as const) {
+    for (const [stream, f] of Object.entries(figures)) {
+      const failed = f.sent - f.ok;
+      log(`  ${phase}: ${stream}: ${f.sent} sent, p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms${failed ? `, ${failed} not 2xx (${f.examples[0] ?? ''})` : ''}`);
+    }
+  }
+  log(`  the flood: ${JSON.stringify(flood.flood.statuses)}${flood.flood.failures.length ? `, e.g. ${flood.flood.failures[0]}` : ''}`);
 }
 
 main()

@@ -9,7 +9,13 @@ export const BENCH_PASSWORD = 'Bench-Pass-2026';
 const expYear = new Date().getUTCFullYear() + 2;
 
 export type Answer = { status: number; body: unknown; text: string; headers: Headers };
-export type User = { email: string; cookie: string };
+/** `ip`: the address it comes from, sent as X-Forwarded-For to a server started with TRUST_PROXY. */
+export type User = { email: string; cookie: string; ip?: string };
+
+/** The headers every request of `user` carries: its session, and its address when it has one. */
+export function userHeaders(user: User): Record<string, string> {
+  return { cookie: user.cookie, ...(user.ip ? { 'x-forwarded-for': user.ip } : {}) };
+}
 export type Expected = { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
 export type Draft = { user: User; combineId: string; expected: Expected };
 
@@ -40,22 +46,24 @@ function expectStatus(answer: Answer, status: number, what: string): void {
   if (answer.status !== status) throw new Error(`${what}: expected ${status}, got ${answer.status}: ${answer.text.slice(0, 500)}`);
 }
 
-export async function register(baseUrl: string, email: string): Promise<User> {
-  const answer = await call(baseUrl, 'POST', '/api/auth/register', { body: { email, password: BENCH_PASSWORD, confirmPassword: BENCH_PASSWORD, acceptTerms: true } });
+export async function register(baseUrl: string, email: string, ip?: string): Promise<User> {
+  const answer = await call(baseUrl, 'POST', '/api/auth/register', {
+    body: { email, password: BENCH_PASSWORD, confirmPassword: BENCH_PASSWORD, acceptTerms: true },
+    headers: ip ? { 'x-forwarded-for': ip } : {},
+  });
   expectStatus(answer, 201, `register ${email}`);
   const cookie = answer.headers
     .getSetCookie()
     .map((c) => c.split(';')[0] ?? '')
     .find((c) => c.startsWith('pw_session=') && c.length > 'pw_session='.length);
   if (!cookie) throw new Error(`register ${email}: no session cookie`);
-  return { email, cookie };
+  return { email, cookie, ...(ip ? { ip } : {}) };
 }
 
 /** Premium+ has no monthly combine limit (the Free plan allows 3 a month). */
 export async function upgradeToPremiumPlus(baseUrl: string, user: User): Promise<void> {
   const answer = await call(baseUrl, 'POST', '/api/subscription/upgrade', {
-    cookie: user.cookie,
-    headers: { 'idempotency-key': randomUUID() },
+    headers: { ...userHeaders(user), 'idempotency-key': randomUUID() },
     body: { plan: 'premium+', billingCycle: 'monthly', card: { name: 'Bench User', number: VISA, expMonth: 12, expYear, cvv: '123', zip: '12345' } },
   });
   expectStatus(answer, 200, `upgrade ${user.email}`);
@@ -65,17 +73,18 @@ type CombineBody = { id: string; funding: { suggestedChargeCents: { card: number
 
 /** A draft of `baseDollars` funded by two card sources and reviewed (quoted): ready to complete. */
 export async function prepareDraft(baseUrl: string, user: User, baseDollars: number): Promise<Draft> {
-  const created = await call(baseUrl, 'POST', '/api/combines', { cookie: user.cookie, body: { baseInput: String(baseDollars), bufferInput: '0', bufferMode: 'percent' } });
+  const headers = userHeaders(user);
+  const created = await call(baseUrl, 'POST', '/api/combines', { headers, body: { baseInput: String(baseDollars), bufferInput: '0', bufferMode: 'percent' } });
   expectStatus(created, 201, 'create combine');
   const combine = created.body as CombineBody;
   const card = (number: string, provider: string, chargeCents: number) => ({ type: 'credit', provider, chargeCents, cardNumber: number, expMonth: 12, expYear, cvv: '123' });
   const firstCharge = Math.ceil(combine.funding.suggestedChargeCents.card / 2);
-  const first = await call(baseUrl, 'POST', `/api/combines/${combine.id}/sources`, { cookie: user.cookie, body: card(VISA, 'visa', firstCharge) });
+  const first = await call(baseUrl, 'POST', `/api/combines/${combine.id}/sources`, { headers, body: card(VISA, 'visa', firstCharge) });
   expectStatus(first, 201, 'first source');
   const rest = (first.body as CombineBody).funding.suggestedChargeCents.card;
-  const second = await call(baseUrl, 'POST', `/api/combines/${combine.id}/sources`, { cookie: user.cookie, body: card(MASTERCARD, 'mastercard', rest) });
+  const second = await call(baseUrl, 'POST', `/api/combines/${combine.id}/sources`, { headers, body: card(MASTERCARD, 'mastercard', rest) });
   expectStatus(second, 201, 'second source');
-  const quote = await call(baseUrl, 'POST', `/api/combines/${combine.id}/quote`, { cookie: user.cookie, body: COMPLETE_CHOICES });
+  const quote = await call(baseUrl, 'POST', `/api/combines/${combine.id}/quote`, { headers, body: COMPLETE_CHOICES });
   expectStatus(quote, 200, 'quote');
   const q = quote.body as Expected;
   return { user, combineId: combine.id, expected: { cardAmountCents: q.cardAmountCents, totalChargedCents: q.totalChargedCents, productFeeCents: q.productFeeCents } };
@@ -88,8 +97,7 @@ export function completeBody(draft: Draft): string {
 /** Completes a prepared draft; returns the new card's id. */
 export async function completeDraft(baseUrl: string, draft: Draft): Promise<string> {
   const answer = await call(baseUrl, 'POST', `/api/combines/${draft.combineId}/complete`, {
-    cookie: draft.user.cookie,
-    headers: { 'idempotency-key': randomUUID() },
+    headers: { ...userHeaders(draft.user), 'idempotency-key': randomUUID() },
     body: JSON.parse(completeBody(draft)),
   });
   expectStatus(answer, 201, 'complete');

@@ -6,14 +6,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectionParts, createDatabase, dropDatabase } from './postgres';
 import { runCommand, startBareServer } from './processes';
+import { startCpuWindow } from './cpu';
 import { runLoad, type Figures } from './load';
+import { percentile } from './stats';
 
-export type PgbenchFigures = { tps: number; p50: number; p99: number; mean: number; transactions: number; failed: number; scale: number; clients: number; seconds: number };
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-}
+export type PgbenchFigures = {
+  tps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  transactions: number;
+  failed: number;
+  scale: number;
+  clients: number;
+  seconds: number;
+  /** PostgreSQL CPU ms per transaction: its own backends (attributed) and the whole server's. */
+  cpu: { postgresMs: number; postgresAllMs: number } | null;
+};
 
 export async function measurePgbench(options: { clients: number; seconds: number; scale: number }): Promise<PgbenchFigures> {
   const { host, port, user } = connectionParts();
@@ -26,6 +35,7 @@ export async function measurePgbench(options: { clients: number; seconds: number
     const init = await runCommand('pgbench', [...common, '-i', '-s', String(options.scale), '-I', 'dtGvp', '-q', name]);
     if (init.code !== 0) throw new Error(`pgbench -i failed:\n${init.stderr}`);
     const threads = Math.max(1, Math.min(options.clients, os.availableParallelism()));
+    const cpuWindow = await startCpuWindow({ databases: [name] });
     const run = await runCommand('pgbench', [
       ...common,
       '-c', String(options.clients),
@@ -34,6 +44,7 @@ export async function measurePgbench(options: { clients: number; seconds: number
       '-l', `--log-prefix=${path.join(logDir, 'tx')}`,
       name,
     ]);
+    const cpuTotal = await cpuWindow.stop();
     if (run.code !== 0) throw new Error(`pgbench failed:\n${run.stderr}\n${run.stdout}`);
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(run.stdout)?.[1] ?? NaN);
     const transactions = Number(/number of transactions actually processed: (\d+)/.exec(run.stdout)?.[1] ?? 0);
@@ -49,7 +60,8 @@ export async function measurePgbench(options: { clients: number; seconds: number
     }
     latencies.sort((a, b) => a - b);
     const mean = latencies.reduce((sum, v) => sum + v, 0) / Math.max(1, latencies.length);
-    return { tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean, transactions, failed, scale: options.scale, clients: options.clients, seconds: options.seconds };
+    const cpu = cpuTotal && transactions > 0 ? { postgresMs: cpuTotal.postgresMs / transactions, postgresAllMs: cpuTotal.postgresAllMs / transactions } : null;
+    return { tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean, transactions, failed, scale: options.scale, clients: options.clients, seconds: options.seconds, cpu };
   } finally {
     rmSync(logDir, { recursive: true, force: true });
     await dropDatabase(name);
@@ -61,7 +73,8 @@ export async function measureBareRoute(options: { connections: number; warmupSec
   try {
     const requests = [{ method: 'GET' as const, path: '/bare' }];
     await runLoad({ url: server.url, connections: options.connections, duration: options.warmupSeconds, requests });
-    return await runLoad({ url: server.url, connections: options.connections, duration: options.seconds, requests });
+    // Its CPU per answer is the card list's yardstick (DECISIONS §8).
+    return await runLoad({ url: server.url, connections: options.connections, duration: options.seconds, requests, serverPid: server.child.pid });
   } finally {
     await server.stop();
   }

@@ -1,49 +1,58 @@
 // CPU time spent by PostgreSQL, the app server and this process (autocannon) during a measured
 // run, from /proc. On a shared two-core VM a rate moves with the host's load by up to 2x; the CPU
-// each request costs moves much less, so before/after comparisons read it first (performance.md).
-import { readdirSync, readFileSync } from 'node:fs';
+// each answer costs moves much less, so the floors are ratios of CPU (DECISIONS §8).
+import { PgCpuMeter } from './pg-cpu';
+import { readStat } from './pg-cpu';
 
-/** CPU milliseconds of PostgreSQL's processes, the server process and this one: a snapshot, or per answer. */
-export type CpuMs = { postgresMs: number; serverMs: number; benchMs: number };
+/** CPU milliseconds over a window, or per answer. */
+export type CpuMs = {
+  /** PostgreSQL's work for the databases measured (their backends and the server's background processes). */
+  postgresMs: number;
+  /** Everything the PostgreSQL server did meanwhile, other people's work on it included. */
+  postgresAllMs: number;
+  /** The measured server process (the app, or the bare route). */
+  serverMs: number;
+  /** This process: the load generator. */
+  benchMs: number;
+};
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
+let meter: Promise<PgCpuMeter | null> | undefined;
 
-function processCpuMs(pid: number): { comm: string; ms: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    // Fields after the command: state is field 3, utime 14, stime 15 (1-based).
-    const fields = stat.slice(close + 2).split(' ');
-    return { comm, ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
-  } catch {
-    return null; // gone between the listing and the read
-  }
+function pgMeter(): Promise<PgCpuMeter | null> {
+  meter ??= PgCpuMeter.open().catch(() => null);
+  return meter;
 }
 
-/** A snapshot; PostgreSQL backends that exit between two snapshots are not counted (the pool keeps them). */
-export function sampleCpu(serverPid: number | undefined): CpuMs {
-  let postgresMs = 0;
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    // not Linux: no figures
-  }
-  for (const name of pids) {
-    const p = processCpuMs(Number(name));
-    if (p?.comm === 'postgres') postgresMs += p.ms;
-  }
+export async function closeCpuMeter(): Promise<void> {
+  const m = await meter;
+  meter = undefined;
+  await m?.close();
+}
+
+const benchCpuMs = () => {
   const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+/** Starts measuring; `stop()` gives the CPU spent since, in total. */
+export async function startCpuWindow(spec: { serverPid?: number; databases?: readonly string[] }): Promise<{ stop(): Promise<CpuMs | null> }> {
+  const m = await pgMeter();
+  const pgWindow = m ? await m.start(spec.databases ?? []) : null;
+  const serverBefore = spec.serverPid ? (readStat(spec.serverPid)?.ms ?? 0) : 0;
+  const benchBefore = benchCpuMs();
   return {
-    postgresMs,
-    serverMs: serverPid ? (processCpuMs(serverPid)?.ms ?? 0) : 0,
-    benchMs: (usage.user + usage.system) / 1000,
+    async stop() {
+      const serverMs = spec.serverPid ? Math.max(0, (readStat(spec.serverPid)?.ms ?? serverBefore) - serverBefore) : 0;
+      const benchMs = benchCpuMs() - benchBefore;
+      const pgCpu = await pgWindow?.stop();
+      if (!pgCpu) return null; // not Linux, or PostgreSQL elsewhere: no figures
+      return { postgresMs: pgCpu.attributedMs, postgresAllMs: pgCpu.serverWideMs, serverMs, benchMs };
+    },
   };
 }
 
-export function cpuPerRequest(before: CpuMs, after: CpuMs, requests: number): CpuMs | null {
-  if (requests <= 0 || after.postgresMs === 0) return null;
-  const per = (a: number, b: number) => Math.max(0, a - b) / requests;
-  return { postgresMs: per(after.postgresMs, before.postgresMs), serverMs: per(after.serverMs, before.serverMs), benchMs: per(after.benchMs, before.benchMs) };
+/** A window's CPU divided by the answers it gave. */
+export function cpuPerRequest(total: CpuMs | null, requests: number): CpuMs | null {
+  if (!total || requests <= 0) return null;
+  return { postgresMs: total.postgresMs / requests, postgresAllMs: total.postgresAllMs / requests, serverMs: total.serverMs / requests, benchMs: total.benchMs / requests };
 }

@@ -1,6 +1,7 @@
 // autocannon, driven from this process (the server is another one), and what a run reports.
+import type { IncomingHttpHeaders } from 'node:http';
 import autocannon, { type Options, type Request, type Result } from 'autocannon';
-import { cpuPerRequest, sampleCpu, type CpuMs } from './cpu';
+import { cpuPerRequest, startCpuWindow, type CpuMs } from './cpu';
 
 export type Figures = {
   /** Successful (2xx) answers per second over the run. */
@@ -17,6 +18,8 @@ export type Figures = {
   failures: string[];
   /** CPU milliseconds per answer: PostgreSQL's processes, the server's, this process's (the load). */
   cpu: CpuMs | null;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
 };
 
 export type LoadSpec = {
@@ -28,16 +31,26 @@ export type LoadSpec = {
   requests: Request[];
   /** The server process, whose CPU time is reported per answer. */
   serverPid?: number;
+  /** The databases whose PostgreSQL backends count as this load's (the app's own). */
+  databases?: readonly string[];
+  /** Answers with these statuses are expected (a flood's 429s and 503s): counted, not failures. */
+  expectedStatuses?: readonly number[];
 };
 
 export async function runLoad(spec: LoadSpec): Promise<Figures> {
   const failures: string[] = [];
+  const statuses: Record<string, number> = {};
+  const expected = new Set(spec.expectedStatuses ?? []);
+  let expectedCount = 0;
   let lastResponseAt = 0;
   const requests = spec.requests.map((request) => ({
     ...request,
-    onResponse: (status: number, body: string) => {
+    onResponse: (status: number, body: string, context: object, headers: IncomingHttpHeaders | undefined) => {
+      if (typeof request.onResponse === 'function') request.onResponse(status, body, context, headers);
       lastResponseAt = performance.now();
-      if ((status < 200 || status >= 300) && failures.length < 5) failures.push(`${status} ${body.slice(0, 300)}`);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (expected.has(status)) expectedCount += 1;
+      else if ((status < 200 || status >= 300) && failures.length < 5) failures.push(`${status} ${body.slice(0, 300)}`);
     },
   }));
   const options: Options = {
@@ -51,9 +64,9 @@ export async function runLoad(spec: LoadSpec): Promise<Figures> {
   // autocannon's own duration is in whole seconds, and a fixed-amount run only notices it is done
   // at its next one-second tick: time it here, from the start to the last answer.
   const started = performance.now();
-  const cpuBefore = sampleCpu(spec.serverPid);
+  const cpu = await startCpuWindow({ serverPid: spec.serverPid, databases: spec.databases });
   const result: Result = await autocannon(options);
-  const cpuAfter = sampleCpu(spec.serverPid);
+  const cpuTotal = await cpu.stop();
   const seconds = Math.max(0.001, ((spec.amount !== undefined && lastResponseAt > started ? lastResponseAt : performance.now()) - started) / 1000);
   const ok = result['2xx'];
   return {
@@ -63,10 +76,11 @@ export async function runLoad(spec: LoadSpec): Promise<Figures> {
     mean: result.latency.mean,
     max: result.latency.max,
     requests: ok + result.non2xx,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - expectedCount,
     errors: result.errors,
     durationSeconds: seconds,
     failures,
-    cpu: cpuPerRequest(cpuBefore, cpuAfter, ok),
+    cpu: cpuPerRequest(cpuTotal, ok),
+    statuses,
   };
 }

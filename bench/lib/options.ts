@@ -4,6 +4,8 @@ export type BenchOptions = {
   smoke: boolean;
   /** Concurrent connections of autocannon and clients of pgbench (the issue: 32). */
   connections: number;
+  /** Connections of the sign-in scenario: the smoke's seconds-long run could not finish 32 hashes on a busy machine. */
+  signInConnections: number;
   warmupSeconds: number;
   measureSeconds: number;
   /** pgbench scale factor: at least the number of clients, so TPC-B does not queue on one branch row. */
@@ -16,6 +18,10 @@ export type BenchOptions = {
   cashoutUsers: number;
   /** Users who sign in and list their cards (Free plan, 3 cards each). */
   readUsers: number;
+  /** Length of each phase (without, then with the flood) of the isolation and attack scenarios. */
+  isolationSeconds: number;
+  /** Seconds of each argon2id rate measurement (before and after the scenarios). */
+  argon2Seconds: number;
   /** Write the figures as JSON here too. */
   jsonOut: string | undefined;
   /** Only these scenarios (comma-separated names), for profiling one at a time. */
@@ -40,6 +46,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   return {
     smoke,
     connections: envNumber('BENCH_CONNECTIONS', 32),
+    signInConnections: envNumber('BENCH_SIGNIN_CONNECTIONS', smoke ? 4 : envNumber('BENCH_CONNECTIONS', 32)),
     warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', smoke ? 0.5 : 5),
     measureSeconds: envNumber('BENCH_SECONDS', smoke ? 1.5 : 15),
     pgbenchScale: envNumber('BENCH_PGBENCH_SCALE', smoke ? 1 : 32),
@@ -47,6 +54,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     draftsPerUser: envNumber('BENCH_DRAFTS_PER_USER', smoke ? 4 : 48),
     cashoutUsers: envNumber('BENCH_CASHOUT_USERS', smoke ? 8 : 64),
     readUsers: envNumber('BENCH_READ_USERS', smoke ? 4 : 32),
+    isolationSeconds: envNumber('BENCH_ISOLATION_SECONDS', smoke ? 1.5 : 15),
+    argon2Seconds: envNumber('BENCH_ARGON2_SECONDS', smoke ? 1 : 8),
     jsonOut: valueOf('--json') ?? env.BENCH_JSON,
     only: only ? only.split(',').map((s) => s.trim()) : undefined,
   };

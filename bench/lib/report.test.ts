@@ -1,48 +1,116 @@
 import { describe, expect, it } from 'vitest';
+import type { Argon2Figures } from './argon2-rate';
 import type { PgbenchFigures } from './ceilings';
+import type { FloodResult } from './flood';
+import type { HonestFigures } from './honest';
 import type { Figures } from './load';
-import { ceilingDrift, ceilingRate, evaluateFloors, formatReport, newBenchResult, withRatios, type BenchResult } from './report';
+import { computeRatios, evaluateFloors, formatReport, newBenchResult, type BenchResult } from './report';
 
-const pgbench = (tps: number): PgbenchFigures => ({ tps, p50: 5, p99: 15, mean: 6, transactions: tps * 15, failed: 0, scale: 32, clients: 32, seconds: 15 });
-const figures = (rps: number, p99 = 50): Figures => ({ rps, p50: 20, p99, mean: 25, max: 90, requests: rps * 15, non2xx: 0, errors: 0, durationSeconds: 15, failures: [], cpu: { postgresMs: 1, serverMs: 0.5, benchMs: 0.2 } });
+const pgbench = (pgMs: number, transactions = 20_000): PgbenchFigures => ({ tps: transactions / 15, p50: 5, p99: 15, mean: 6, transactions, failed: 0, scale: 32, clients: 32, seconds: 15, cpu: { postgresMs: pgMs, postgresAllMs: pgMs * 1.1 } });
+const figures = (rps: number, postgresMs: number, serverMs: number, p99 = 50): Figures => ({
+  rps,
+  p50: 20,
+  p99,
+  mean: 25,
+  max: 90,
+  requests: rps * 15,
+  non2xx: 0,
+  errors: 0,
+  durationSeconds: 15,
+  failures: [],
+  cpu: { postgresMs, postgresAllMs: postgresMs, serverMs, benchMs: 0.2 },
+  statuses: { 200: rps * 15 },
+});
+const argon2 = (rate: number, cpuMs: number): Argon2Figures => ({ rate, cpuMsPerVerification: cpuMs, verifications: rate * 8, seconds: 8, cores: 2 });
+const honest = (p99: number, failed: Record<string, number> = {}): HonestFigures => {
+  const count = Object.values(failed).reduce((s, v) => s + v, 0);
+  return { sent: 100, ok: 100 - count, failed, p50: p99 / 2, p99, max: p99 * 1.5, examples: [] };
+};
+const flood = (unloaded: Record<string, number>, loaded: Record<string, number>, failed: Record<string, number> = {}): FloodResult => ({
+  unloaded: Object.fromEntries(Object.entries(unloaded).map(([k, v]) => [k, honest(v)])),
+  loaded: Object.fromEntries(Object.entries(loaded).map(([k, v]) => [k, honest(v, k === 'sign in' ? failed : {})])),
+  flood: figures(0, 0, 0),
+  rates: Object.fromEntries(Object.keys(unloaded).map((k) => [k, 10])),
+  seconds: 15,
+});
 
-function result(overrides: Partial<BenchResult>): BenchResult {
-  const about = { mode: 'full', date: '2026-11-23T00:00:00.000Z', machine: 'test', postgres: 'test', options: { connections: 32, warmupSeconds: 5, measureSeconds: 15, pgbenchScale: 32 } } as const;
-  return { ...newBenchResult(about), ...overrides };
+function run(overrides: Partial<BenchResult>): BenchResult {
+  const about = { mode: 'full', date: '2026-11-25T00:00:00.000Z', machine: 'test', postgres: 'test', options: { connections: 32, warmupSeconds: 5, measureSeconds: 15, pgbenchScale: 32, isolationSeconds: 15 } } as const;
+  const result = { ...newBenchResult(about), ...overrides };
+  result.ratios = computeRatios(result);
+  result.floors = evaluateFloors(result);
+  return result;
 }
 
-describe('the ceilings bracket the scenarios', () => {
-  it('a ratio is taken against the mean of the measurements before and after', () => {
-    const run = result({ pgbench: pgbench(1_000), pgbenchAfter: pgbench(3_000), scenarios: { 'cash-out': { ...figures(900), ratio: null } } });
-    expect(ceilingRate(run, 'pgbench')).toBe(2_000);
-    expect(withRatios(run)['cash-out']?.ratio).toBeCloseTo(0.45);
+const verdict = (result: BenchResult, text: string) => result.floors.find((f) => f.what.includes(text))?.met;
+
+describe('the floors of DECISIONS §8', () => {
+  const base = {
+    pgbench: pgbench(0.38),
+    pgbenchAfter: pgbench(0.38),
+    bare: figures(30_000, 0, 0.02),
+    bareAfter: figures(30_000, 0, 0.02),
+    argon2: argon2(180, 10.2),
+    argon2After: argon2(180, 10.2),
+  };
+
+  it('pass at the floors and fail just past them', () => {
+    const good = run({
+      ...base,
+      scenarios: {
+        // Just under the floors: 2.27 ms is 5.97 TPC-B transactions of 0.38 ms, 0.75 ms is 1.97,
+        // 0.069 ms is 3.45x the bare route's 0.02 ms.
+        'combine-complete': figures(400, 1.5, 0.77),
+        'cash-out': figures(1_000, 0.5, 0.25),
+        'list-cards': figures(8_000, 0, 0.069),
+        'sign-in': figures(153, 1.1, 11.7),
+      },
+    });
+    expect(good.floors.filter((f) => !f.met)).toEqual([]);
+    const bad = run({
+      ...base,
+      scenarios: {
+        'combine-complete': figures(400, 1.61, 1.08),
+        'cash-out': figures(1_000, 0.64, 0.33, 100),
+        'list-cards': figures(8_000, 0, 0.08),
+        'sign-in': figures(144, 1.13, 12.3),
+      },
+    });
+    expect(bad.ratios.completion).toBeCloseTo(7.08, 2);
+    expect(verdict(bad, 'per completion')).toBe(false);
+    expect(verdict(bad, 'per cash-out')).toBe(false);
+    expect(verdict(bad, 'card list')).toBe(false);
+    expect(verdict(bad, 'argon2id rate')).toBe(false);
+    expect(verdict(bad, 'beyond the hash')).toBe(false);
+    expect(bad.floors.find((f) => f.scenario === 'cash-out' && f.what.startsWith('p99'))?.met).toBe(false);
+    expect(bad.floors.find((f) => f.scenario === 'combine-complete' && f.what.startsWith('p99'))?.met).toBe(true);
   });
 
-  it('one measurement is the ceiling itself; none gives no ratio', () => {
-    expect(ceilingRate(result({ pgbench: pgbench(1_200) }), 'pgbench')).toBe(1_200);
-    expect(ceilingDrift(result({ pgbench: pgbench(1_200) }), 'pgbench')).toBeNull();
-    const skipped = result({ scenarios: { 'cash-out': { ...figures(900), ratio: null } } });
-    expect(withRatios(skipped)['cash-out']?.ratio).toBeNull();
-    expect(evaluateFloors({ ...skipped, scenarios: withRatios(skipped) }).map((f) => f.what)).toEqual(['cash-out p99 < 100 ms']);
+  it('no yardsticks (--skip-ceilings): no ratio floors, only p99', () => {
+    const skipped = run({ scenarios: { 'cash-out': figures(1_000, 0.64, 0.33) } });
+    expect(skipped.ratios.cashout).toBeNull();
+    expect(skipped.floors.map((f) => f.what)).toEqual(['p99 < 100 ms']);
   });
 
-  it('the floors follow the bracketed ratio', () => {
-    // 900/s is 45% of the mean (met) although it is only 30% of the faster measurement.
-    const run = result({ pgbench: pgbench(1_000), pgbenchAfter: pgbench(3_000), scenarios: { 'cash-out': { ...figures(900), ratio: null } } });
-    const floors = evaluateFloors({ ...run, scenarios: withRatios(run) });
-    expect(floors.find((f) => f.what.includes('40%'))?.met).toBe(true);
+  it('isolation: the p99 under the flood within twice the unloaded p99, and no honest request refused', () => {
+    const held = run({ isolation: flood({ 'list cards': 3, 'cash out': 10 }, { 'list cards': 6, 'cash out': 19 }) });
+    expect(held.floors.filter((f) => !f.met)).toEqual([]);
+    const broken = run({ isolation: flood({ 'list cards': 3, 'cash out': 10 }, { 'list cards': 6.1, 'cash out': 19 }) });
+    expect(broken.floors.filter((f) => !f.met).map((f) => f.what)).toEqual(['list cards p99 under the flood <= 2x unloaded']);
   });
 
-  it('the report says when the host moved too much for the ratios to be read closely', () => {
-    const drifting = result({ pgbench: pgbench(1_000), pgbenchAfter: pgbench(3_000), bare: figures(50_000), bareAfter: figures(52_000) });
-    expect(ceilingDrift(drifting, 'pgbench')).toBe(1);
-    const report = formatReport(drifting);
-    expect(report).toMatch(/pgbench: the mean, 2,000\/s; its two measurements lie 100% apart \(\*\*over 20%/);
-    expect(report).toMatch(/the bare route: the mean, 51,000\/s; its two measurements lie 4% apart\.$/m);
+  it('attack: an honest sign-in within 1 s at p99, and a refused honest sign-in is a missed floor', () => {
+    const held = run({ attack: flood({ 'list cards': 3, 'cash out': 10, 'sign in': 300 }, { 'list cards': 5, 'cash out': 12, 'sign in': 1_000 }) });
+    expect(held.floors.filter((f) => !f.met)).toEqual([]);
+    const slow = run({ attack: flood({ 'list cards': 3, 'cash out': 10, 'sign in': 300 }, { 'list cards': 5, 'cash out': 12, 'sign in': 6_700 }, { 429: 3 }) });
+    expect(slow.floors.filter((f) => !f.met).map((f) => f.what)).toEqual(['honest sign-in p99 under the flood <= 1000 ms', 'every honest request answered 2xx']);
+    expect(formatReport(slow)).toContain('| flood | sign in | 100 | 3,350.0 | 6,700.0 | 10,050.0 | 3× 429 |');
   });
 
-  it('each scenario shows the CPU one answer cost', () => {
-    const run = result({ pgbench: pgbench(1_000), scenarios: { 'cash-out': { ...figures(900), ratio: null } } });
-    expect(formatReport({ ...run, scenarios: withRatios(run) })).toContain('| 1.00 / 0.50 / 0.20 |');
+  it('the report shows the yardsticks and each ratio', () => {
+    const report = formatReport(run({ ...base, scenarios: { 'cash-out': figures(1_000, 0.64, 0.33) } }));
+    expect(report).toContain('PostgreSQL CPU per TPC-B transaction, both runs pooled: **0.380 ms**');
+    expect(report).toContain('2.55 TPC-B transactions');
+    expect(report).toContain('**MISSED**: cash-out: (PostgreSQL + server CPU) per cash-out <= 2 TPC-B transactions (2.55)');
   });
 });

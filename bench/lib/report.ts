@@ -1,41 +1,77 @@
-// The report: machine, ceilings, each scenario as a ratio to its ceiling, and the floors of issue 8.
+// The report: machine, the yardsticks measured in the same run (pgbench's CPU per TPC-B transaction,
+// the bare route's CPU per answer, the host's argon2id rate), each scenario's CPU ratios, the floods,
+// and the floors of DECISIONS §8 (decision 060).
 import os from 'node:os';
+import type { Argon2Figures } from './argon2-rate';
 import type { PgbenchFigures } from './ceilings';
+import type { FloodResult } from './flood';
+import type { HonestFigures } from './honest';
 import type { Figures } from './load';
 import type { BenchOptions } from './options';
+import { FLOORS, againstBareRoute, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
 import type { ScenarioName } from './scenarios';
 
-export type Ceiling = 'pgbench' | 'bare';
-
-export const SCENARIO_INFO: Record<ScenarioName, { label: string; ceiling: Ceiling; minRatio: number | null }> = {
-  'sign-in': { label: 'sign in (argon2id verify + session)', ceiling: 'bare', minRatio: null },
-  'list-cards': { label: 'list cards (GET /api/cards, 3 cards)', ceiling: 'bare', minRatio: 0.3 },
-  'combine-complete': { label: 'complete a combine of 2 sources', ceiling: 'pgbench', minRatio: 0.25 },
-  'cash-out': { label: 'cash out (POST /api/cashouts)', ceiling: 'pgbench', minRatio: 0.4 },
+export const SCENARIO_LABELS: Record<ScenarioName, string> = {
+  'sign-in': 'sign in (argon2id verify + session)',
+  'list-cards': 'list cards (GET /api/cards, 3 cards)',
+  'combine-complete': 'complete a combine of 2 sources',
+  'cash-out': 'cash out (POST /api/cashouts)',
 };
 
-export const P99_FLOOR_MS = 100;
+export type Floor = { scenario: string; what: string; value: string; met: boolean };
 
-export type Floor = { scenario: ScenarioName; what: string; met: boolean };
+export type Ratios = {
+  /** PostgreSQL CPU ms per pgbench TPC-B transaction (both pgbench runs pooled). */
+  pgMsPerTransaction: number | null;
+  /** (PostgreSQL + server CPU per answer) in TPC-B transactions. */
+  completion: number | null;
+  cashout: number | null;
+  /** Server CPU per card list ÷ the bare route's. */
+  cardList: number | null;
+  /** Sign-ins/s ÷ argon2id verifications/s on all cores. */
+  signInShare: number | null;
+  /** Server CPU per sign-in beyond one verification, ms. */
+  signInNonHashMs: number | null;
+};
 
 export type BenchResult = {
   mode: 'full' | 'smoke';
   date: string;
   machine: string;
   postgres: string;
-  options: Pick<BenchOptions, 'connections' | 'warmupSeconds' | 'measureSeconds' | 'pgbenchScale'>;
+  options: Pick<BenchOptions, 'connections' | 'warmupSeconds' | 'measureSeconds' | 'pgbenchScale' | 'isolationSeconds'>;
+  /** The yardsticks, measured before the scenarios and again after them (decision 019). */
   pgbench: PgbenchFigures | null;
-  bare: Figures | null;
-  /** The same two ceilings measured again after the scenarios: the host's speed drifts within a run. */
   pgbenchAfter: PgbenchFigures | null;
+  bare: Figures | null;
   bareAfter: Figures | null;
-  scenarios: Partial<Record<ScenarioName, Figures & { ratio: number | null }>>;
+  argon2: Argon2Figures | null;
+  argon2After: Argon2Figures | null;
+  scenarios: Partial<Record<ScenarioName, Figures>>;
+  /** DECISIONS §8: sign-in flood beside card lists and cash-outs. */
+  isolation: FloodResult | null;
+  /** Issue 19: recovery-code and wrong-password flood from 16 addresses, rate limits on. */
+  attack: FloodResult | null;
+  ratios: Ratios;
   floors: Floor[];
 };
 
 /** A run's result before anything is measured. */
 export function newBenchResult(about: Pick<BenchResult, 'mode' | 'date' | 'machine' | 'postgres' | 'options'>): BenchResult {
-  return { ...about, pgbench: null, bare: null, pgbenchAfter: null, bareAfter: null, scenarios: {}, floors: [] };
+  return {
+    ...about,
+    pgbench: null,
+    pgbenchAfter: null,
+    bare: null,
+    bareAfter: null,
+    argon2: null,
+    argon2After: null,
+    scenarios: {},
+    isolation: null,
+    attack: null,
+    ratios: { pgMsPerTransaction: null, completion: null, cashout: null, cardList: null, signInShare: null, signInNonHashMs: null },
+    floors: [],
+  };
 }
 
 export function describeMachine(): string {
@@ -44,96 +80,144 @@ export function describeMachine(): string {
   return `${model}, ${os.availableParallelism()} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
 }
 
-type Ceilings = Pick<BenchResult, 'pgbench' | 'bare' | 'pgbenchAfter' | 'bareAfter'>;
-
-/** The ceiling's rates measured before and after the scenarios (one or both; none when skipped). */
-function ceilingRates(result: Ceilings, ceiling: Ceiling): number[] {
-  const rates = ceiling === 'pgbench' ? [result.pgbench?.tps, result.pgbenchAfter?.tps] : [result.bare?.rps, result.bareAfter?.rps];
-  return rates.filter((rate): rate is number => rate !== undefined);
+export function computeRatios(result: BenchResult): Ratios {
+  const pg = pgMsPerTransaction([result.pgbench, result.pgbenchAfter]);
+  const s = result.scenarios;
+  const argon2 = [result.argon2, result.argon2After];
+  return {
+    pgMsPerTransaction: pg,
+    completion: inTpcbTransactions(s['combine-complete']?.cpu ?? null, pg),
+    cashout: inTpcbTransactions(s['cash-out']?.cpu ?? null, pg),
+    cardList: againstBareRoute(s['list-cards']?.cpu ?? null, [result.bare?.cpu ?? null, result.bareAfter?.cpu ?? null]),
+    signInShare: s['sign-in'] ? signInShare(s['sign-in'].rps, argon2) : null,
+    signInNonHashMs: nonHashMs(s['sign-in']?.cpu ?? null, argon2),
+  };
 }
 
-/** A scenario's ceiling: the mean of the measurements that bracket the scenarios. */
-export function ceilingRate(result: Ceilings, ceiling: Ceiling): number | null {
-  const rates = ceilingRates(result, ceiling);
-  return rates.length === 0 ? null : rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
-}
+const f2 = (v: number) => v.toFixed(2);
 
-/** How far the two measurements of a ceiling lie apart, relative to their mean (null with fewer than two). */
-export function ceilingDrift(result: Ceilings, ceiling: Ceiling): number | null {
-  const rates = ceilingRates(result, ceiling);
-  if (rates.length < 2) return null;
-  const mean = ceilingRate(result, ceiling) ?? 1;
-  return (Math.max(...rates) - Math.min(...rates)) / mean;
-}
-
-/** Above this drift the report says that the host's speed moved too much for the ratios to be read closely. */
-export const CEILING_DRIFT_WARNING = 0.2;
-
-/** Each scenario's ratio to its ceiling, once every measurement of the ceilings is in. */
-export function withRatios(result: BenchResult): BenchResult['scenarios'] {
-  const scenarios: BenchResult['scenarios'] = {};
-  for (const [name, figures] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures & { ratio: number | null }]>) {
-    const ceiling = ceilingRate(result, SCENARIO_INFO[name].ceiling);
-    scenarios[name] = { ...figures, ratio: ceiling ? figures.rps / ceiling : null };
-  }
-  return scenarios;
-}
-
-export function evaluateFloors(result: Pick<BenchResult, 'pgbench' | 'bare' | 'scenarios'>): Floor[] {
+function floodFloors(name: string, flood: FloodResult, streams: string[], signInMaxP99: number | null): Floor[] {
   const floors: Floor[] = [];
-  for (const [name, figures] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures & { ratio: number | null }]>) {
-    const info = SCENARIO_INFO[name];
-    if (info.minRatio !== null && figures.ratio !== null) {
-      floors.push({ scenario: name, what: `${name} >= ${info.minRatio * 100}% of ${info.ceiling === 'pgbench' ? 'pgbench tps' : 'the bare route'}`, met: figures.ratio >= info.minRatio });
+  for (const stream of streams) {
+    const unloaded = flood.unloaded[stream];
+    const loaded = flood.loaded[stream];
+    const factor = isolationFactor(unloaded?.p99, loaded?.p99);
+    if (factor !== null && unloaded && loaded) {
+      floors.push({
+        scenario: name,
+        what: `${stream} p99 under the flood <= ${FLOORS.isolationMaxFactor}x unloaded`,
+        value: `${f2(loaded.p99)} ms vs ${f2(unloaded.p99)} ms (${f2(factor)}x)`,
+        met: factor <= FLOORS.isolationMaxFactor,
+      });
     }
-    floors.push({ scenario: name, what: `${name} p99 < ${P99_FLOOR_MS} ms`, met: figures.p99 < P99_FLOOR_MS });
   }
+  if (signInMaxP99 !== null && flood.loaded['sign in']) {
+    const p99 = flood.loaded['sign in'].p99;
+    floors.push({ scenario: name, what: `honest sign-in p99 under the flood <= ${signInMaxP99} ms`, value: `${p99.toFixed(0)} ms`, met: p99 <= signInMaxP99 });
+  }
+  const refused = [...Object.values(flood.unloaded), ...Object.values(flood.loaded)].reduce((sum, f) => sum + (f.sent - f.ok), 0);
+  floors.push({ scenario: name, what: 'every honest request answered 2xx', value: `${refused} not`, met: refused === 0 });
+  return floors;
+}
+
+export function evaluateFloors(result: BenchResult): Floor[] {
+  const r = result.ratios;
+  const floors: Floor[] = [];
+  const ratio = (scenario: ScenarioName, what: string, value: number | null, ok: (v: number) => boolean, unit = '') => {
+    if (value !== null) floors.push({ scenario, what, value: `${f2(value)}${unit}`, met: ok(value) });
+  };
+  ratio('combine-complete', `(PostgreSQL + server CPU) per completion <= ${FLOORS.completionMaxTpcb} TPC-B transactions`, r.completion, (v) => v <= FLOORS.completionMaxTpcb);
+  ratio('cash-out', `(PostgreSQL + server CPU) per cash-out <= ${FLOORS.cashoutMaxTpcb} TPC-B transactions`, r.cashout, (v) => v <= FLOORS.cashoutMaxTpcb);
+  ratio('list-cards', `server CPU per card list <= ${FLOORS.cardListMaxBare}x the bare route's`, r.cardList, (v) => v <= FLOORS.cardListMaxBare);
+  ratio('sign-in', `sign-ins/s >= ${FLOORS.signInMinShare * 100}% of the host's argon2id rate`, r.signInShare, (v) => v >= FLOORS.signInMinShare);
+  ratio('sign-in', `server CPU per sign-in beyond the hash <= ${FLOORS.signInMaxNonHashMs} ms`, r.signInNonHashMs, (v) => v <= FLOORS.signInMaxNonHashMs, ' ms');
+  for (const name of ['list-cards', 'combine-complete', 'cash-out'] as const) {
+    const figures = result.scenarios[name];
+    if (figures) floors.push({ scenario: name, what: `p99 < ${FLOORS.p99MaxMs} ms`, value: `${figures.p99} ms`, met: figures.p99 < FLOORS.p99MaxMs });
+  }
+  if (result.isolation) floors.push(...floodFloors('isolation', result.isolation, ['list cards', 'cash out'], null));
+  if (result.attack) floors.push(...floodFloors('attack', result.attack, ['list cards', 'cash out'], FLOORS.floodSignInMaxP99Ms));
   return floors;
 }
 
 const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const pct = (ratio: number | null) => (ratio === null ? 'n/a' : `${(ratio * 100).toFixed(1)}%`);
+const opt = (value: number | null, digits = 2, unit = '') => (value === null ? 'n/a' : `${n(value, digits)}${unit}`);
+
+function honestRow(phase: string, stream: string, f: HonestFigures | undefined): string {
+  if (!f) return `| ${phase} | ${stream} | n/a | | | | |`;
+  const failed = Object.entries(f.failed).map(([status, count]) => `${count}× ${status}`).join(', ') || '0';
+  return `| ${phase} | ${stream} | ${f.sent} | ${n(f.p50, 1)} | ${n(f.p99, 1)} | ${n(f.max, 1)} | ${failed} |`;
+}
+
+function floodSection(title: string, flood: FloodResult): string[] {
+  const lines = [`### ${title}`, ''];
+  const rates = Object.entries(flood.rates).map(([k, v]) => `${k} ${n(v, 1)}/s`).join(', ');
+  lines.push(`Honest traffic at a steady rate (${rates}), ${flood.seconds} s without the flood, then ${flood.seconds} s with it.`);
+  lines.push('');
+  lines.push('| phase | honest request | sent | p50 ms | p99 ms | max ms | not 2xx |');
+  lines.push('|---|---|---:|---:|---:|---:|---|');
+  for (const stream of Object.keys(flood.rates)) lines.push(honestRow('unloaded', stream, flood.unloaded[stream]));
+  for (const stream of Object.keys(flood.rates)) lines.push(honestRow('flood', stream, flood.loaded[stream]));
+  const statuses = Object.entries(flood.flood.statuses).map(([status, count]) => `${n(count)}× ${status}`).join(', ');
+  const cpu = flood.flood.cpu;
+  lines.push('');
+  lines.push(`The flood: ${n(flood.flood.requests)} requests (${statuses}), p99 ${n(flood.flood.p99)} ms${cpu ? `; server CPU meanwhile ${n(cpu.serverMs * flood.flood.rps * flood.flood.durationSeconds, 0)} ms` : ''}.`);
+  lines.push('');
+  return lines;
+}
 
 export function formatReport(result: BenchResult): string {
   const lines: string[] = [];
+  const r = result.ratios;
   lines.push(`## PayWeave benchmark (${result.mode}) — ${result.date}`);
   lines.push('');
   lines.push(`- machine: ${result.machine}`);
   lines.push(`- database: ${result.postgres}`);
   lines.push(`- load: autocannon, ${result.options.connections} connections, ${result.options.warmupSeconds} s warm-up, ${result.options.measureSeconds} s measured (combine: a fixed number of prepared drafts)`);
   lines.push('');
-  lines.push('| ceiling | when | rate | p50 ms | p99 ms |');
-  lines.push('|---|---|---:|---:|---:|');
+  lines.push('### Yardsticks (same run: before and after the scenarios)');
+  lines.push('');
+  lines.push('| yardstick | when | rate | CPU per unit | p99 ms |');
+  lines.push('|---|---|---:|---|---:|');
   for (const [when, p] of [['before', result.pgbench], ['after', result.pgbenchAfter]] as const) {
-    if (p) lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${when} | ${n(p.tps)} tps | ${n(p.p50, 1)} | ${n(p.p99, 1)} |`);
+    if (p) lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${when} | ${n(p.tps)} tps | PostgreSQL ${p.cpu ? n(p.cpu.postgresMs, 3) : 'n/a'} ms per transaction (server-wide ${p.cpu ? n(p.cpu.postgresAllMs, 3) : 'n/a'}) | ${n(p.p99, 1)} |`);
   }
   for (const [when, b] of [['before', result.bare], ['after', result.bareAfter]] as const) {
-    if (b) lines.push(`| bare Fastify route (GET, JSON) | ${when} | ${n(b.rps)} req/s | ${n(b.p50)} | ${n(b.p99)} |`);
+    if (b) lines.push(`| bare Fastify route (GET, JSON) | ${when} | ${n(b.rps)} req/s | server ${b.cpu ? n(b.cpu.serverMs, 4) : 'n/a'} ms per answer | ${n(b.p99)} |`);
   }
-  for (const ceiling of ['pgbench', 'bare'] as const) {
-    const drift = ceilingDrift(result, ceiling);
-    if (drift === null) continue;
-    const name = ceiling === 'pgbench' ? 'pgbench' : 'the bare route';
-    lines.push('');
-    lines.push(
-      `Ceiling used for ${name}: the mean, ${n(ceilingRate(result, ceiling) ?? 0)}/s; its two measurements lie ${(drift * 100).toFixed(0)}% apart` +
-        (drift > CEILING_DRIFT_WARNING ? ` (**over ${CEILING_DRIFT_WARNING * 100}%: the host's speed moved during the run, so read the ratios to it as approximate**).` : '.'),
-    );
+  for (const [when, a] of [['before', result.argon2], ['after', result.argon2After]] as const) {
+    if (a) lines.push(`| argon2id verify (m 19 MiB, t 2, p 1), ${a.cores} threads | ${when} | ${n(a.rate, 1)}/s | ${n(a.cpuMsPerVerification, 2)} ms per verification | |`);
   }
   lines.push('');
-  lines.push('| scenario | req/s | p50 ms | p99 ms | non-2xx | CPU ms per answer (PostgreSQL / server / load) | ceiling | ratio | floor |');
-  lines.push('|---|---:|---:|---:|---:|---|---|---:|---|');
-  for (const [name, f] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures & { ratio: number | null }]>) {
-    const info = SCENARIO_INFO[name];
-    const own = result.floors.filter((fl) => fl.scenario === name);
-    const floorText = own.map((fl) => `${fl.met ? 'met' : 'MISSED'}: ${fl.what.replace(`${name} `, '')}`).join('; ');
-    const cpu = f.cpu ? `${n(f.cpu.postgresMs, 2)} / ${n(f.cpu.serverMs, 2)} / ${n(f.cpu.benchMs, 2)}` : 'n/a';
-    lines.push(`| ${info.label} | ${n(f.rps)} | ${n(f.p50)} | ${n(f.p99)} | ${f.non2xx + f.errors} | ${cpu} | ${info.ceiling === 'pgbench' ? 'pgbench' : 'bare route'} | ${pct(f.ratio)} | ${floorText} |`);
+  lines.push(`PostgreSQL CPU per TPC-B transaction, both runs pooled: **${opt(r.pgMsPerTransaction, 3, ' ms')}**.`);
+  lines.push('');
+  lines.push('### Scenarios');
+  lines.push('');
+  lines.push('| scenario | answers/s | p50 ms | p99 ms | not 2xx | CPU ms per answer: PostgreSQL (server-wide) / server / load | ratio (DECISIONS §8) |');
+  lines.push('|---|---:|---:|---:|---|---|---|');
+  for (const [name, f] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures]>) {
+    const cpu = f.cpu ? `${n(f.cpu.postgresMs, 3)} (${n(f.cpu.postgresAllMs, 3)}) / ${n(f.cpu.serverMs, 3)} / ${n(f.cpu.benchMs, 3)}` : 'n/a';
+    const ratio =
+      name === 'combine-complete'
+        ? `${opt(r.completion)} TPC-B transactions`
+        : name === 'cash-out'
+          ? `${opt(r.cashout)} TPC-B transactions`
+          : name === 'list-cards'
+            ? `${opt(r.cardList)}× the bare route`
+            : `${r.signInShare === null ? 'n/a' : `${n(r.signInShare * 100, 1)}%`} of argon2id rate; ${opt(r.signInNonHashMs, 2, ' ms')} beyond the hash`;
+    const shed = f.statuses['503'] ? ` (${n(f.statuses['503'])}× 503 shed)` : '';
+    lines.push(`| ${SCENARIO_LABELS[name]} | ${n(f.rps)} | ${n(f.p50)} | ${n(f.p99)} | ${f.non2xx + f.errors}${shed} | ${cpu} | ${ratio} |`);
   }
+  lines.push('');
+  if (result.isolation) lines.push(...floodSection('Isolation: a sign-in flood beside card lists and cash-outs', result.isolation));
+  if (result.attack) lines.push(...floodSection('Attack (issue 19): 16 addresses regenerating recovery codes and guessing passwords, rate limits on', result.attack));
+  lines.push('### Floors');
+  lines.push('');
+  for (const floor of result.floors) lines.push(`- ${floor.met ? 'met' : '**MISSED**'}: ${floor.scenario}: ${floor.what} (${floor.value})`);
   lines.push('');
   const missed = result.floors.filter((f) => !f.met);
   if (result.mode === 'smoke') lines.push('Smoke run: durations too short to mean anything; floors not enforced.');
   const missedLabel = result.mode === 'smoke' ? 'Floors not reached by this smoke (not enforced)' : 'Floors missed';
-  lines.push(missed.length === 0 ? 'Every floor met.' : `${missedLabel} (${missed.length}): ${missed.map((f) => f.what).join('; ')}`);
+  lines.push(missed.length === 0 ? 'Every floor met.' : `${missedLabel} (${missed.length}): ${missed.map((f) => `${f.scenario}: ${f.what}`).join('; ')}`);
   return lines.join('\n');
 }

@@ -1,0 +1,30 @@
+// The host's argon2id rate, measured in the same run as the sign-in scenario (DECISIONS §8): the
+// sign-in floor is a share of what this machine's cores can hash at the app's own parameters.
+import os from 'node:os';
+import path from 'node:path';
+import { PASSWORD_HASH_OPTIONS } from '../../src/server/lib/passwords';
+import { projectRoot, runCommand } from './processes';
+
+export type Argon2Figures = {
+  /** Verifications per second on all cores. */
+  rate: number;
+  /** CPU of one verification while all cores hash (as they do under a sign-in load). */
+  cpuMsPerVerification: number;
+  verifications: number;
+  seconds: number;
+  cores: number;
+};
+
+export async function measureArgon2Rate(seconds: number): Promise<Argon2Figures> {
+  const cores = os.availableParallelism();
+  const run = await runCommand(process.execPath, [path.join(projectRoot, 'bench', 'argon2-loop.mjs')], {
+    PATH: process.env.PATH ?? '',
+    UV_THREADPOOL_SIZE: String(cores),
+    ARGON2_OPTIONS: JSON.stringify(PASSWORD_HASH_OPTIONS),
+    ARGON2_SECONDS: String(seconds),
+    ARGON2_IN_FLIGHT: String(cores * 2),
+  });
+  if (run.code !== 0) throw new Error(`the argon2 loop failed:\n${run.stderr}`);
+  const figures = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Omit<Argon2Figures, 'cores'>;
+  return { ...figures, cores };
+}

@@ -1,0 +1,202 @@
+// Floods against honest traffic.
+//
+// Isolation (DECISIONS §8): a sign-in flood (autocannon at the bench's connection count, rate limits
+// off as in every scenario) while honest users list their cards and cash out at a steady rate; their
+// p99 must stay within twice what it was without the flood, measured just before.
+//
+// Attack (issue 19): a server with rate limits on and TRUST_PROXY=true, 16 connections from 16
+// addresses (X-Forwarded-For), half regenerating recovery codes on accounts of their own (each a
+// password check, and on the old code 10 argon2id hashes), half signing in with wrong passwords to
+// the honest users' e-mails. The honest users, each from an address of its own, keep listing cards,
+// cashing out and signing in: card list and cash-out within twice their unloaded p99, sign-in within
+// 1 s at p99, and none of their requests refused.
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'autocannon';
+import { BENCH_PASSWORD, call, completeDraft, mapLimit, prepareDraft, register, userHeaders, type User } from './api';
+import { runHonest, type HonestFigures, type HonestStream } from './honest';
+import { runLoad, type Figures } from './load';
+import type { BenchOptions } from './options';
+import type { Prepared } from './scenarios';
+import { totpCode } from './totp';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export type PhaseFigures = Record<string, HonestFigures>;
+
+export type FloodResult = {
+  /** Honest traffic alone, then with the flood. */
+  unloaded: PhaseFigures;
+  loaded: PhaseFigures;
+  /** The flood's own answers (statuses tell what the server did with it). */
+  flood: Figures;
+  /** Rates of the honest streams, per second. */
+  rates: Record<string, number>;
+  seconds: number;
+};
+
+function cycle<T>(items: readonly T[]): () => T {
+  if (items.length === 0) throw new Error('nothing prepared for this scenario');
+  let i = 0;
+  return () => items[i++ % items.length] as T;
+}
+
+function listStream(users: readonly User[], rate: number): HonestStream {
+  const next = cycle(users);
+  return { name: 'list cards', rate, next: () => ({ method: 'GET', path: '/api/cards', headers: userHeaders(next()) }) };
+}
+
+function cashoutStream(cards: ReadonlyArray<{ user: User; cardId: string }>, rate: number): HonestStream {
+  const next = cycle(cards);
+  return {
+    name: 'cash out',
+    rate,
+    next: () => {
+      const { user, cardId } = next();
+      return {
+        method: 'POST',
+        path: '/api/cashouts',
+        headers: { ...JSON_HEADERS, ...userHeaders(user), 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ cardId, amountCents: 100, payoutMethod: 'ach' }),
+      };
+    },
+  };
+}
+
+function signInStream(users: readonly User[], rate: number): HonestStream {
+  const next = cycle(users);
+  return {
+    name: 'sign in',
+    rate,
+    next: () => {
+      const user = next();
+      return { method: 'POST', path: '/api/auth/login', headers: { ...JSON_HEADERS, ...(user.ip ? { 'x-forwarded-for': user.ip } : {}) }, body: JSON.stringify({ email: user.email, password: BENCH_PASSWORD }) };
+    },
+  };
+}
+
+async function unloadedThenLoaded(baseUrl: string, streams: HonestStream[], seconds: number, flood: () => Promise<Figures>): Promise<Omit<FloodResult, 'rates' | 'seconds'>> {
+  const unloaded = await runHonest(baseUrl, streams, seconds);
+  const flooding = flood();
+  // The flood's first second is its ramp (connections opening, queues filling): honest traffic is
+  // measured once it is on.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const loaded = await runHonest(baseUrl, streams, seconds);
+  return { unloaded, loaded, flood: await flooding };
+}
+
+/** DECISIONS §8: a sign-in flood while card lists and cash-outs run. */
+export async function measureIsolation(baseUrl: string, options: BenchOptions, prepared: Prepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
+  const rates = { 'list cards': options.smoke ? 50 : 100, 'cash out': options.smoke ? 10 : 25 };
+  const streams = [listStream(prepared.readUsers, rates['list cards']), cashoutStream(prepared.cashoutCards, rates['cash out'])];
+  const next = cycle(prepared.readUsers);
+  const signIn: Request = {
+    method: 'POST',
+    path: '/api/auth/login',
+    headers: JSON_HEADERS,
+    setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: next().email, password: BENCH_PASSWORD }) }),
+  };
+  const seconds = options.isolationSeconds;
+  const result = await unloadedThenLoaded(baseUrl, streams, seconds, () =>
+    // 503 (the argon2 pool's queue is full) is the server shedding the flood, as §6 asks.
+    runLoad({ url: baseUrl, connections: options.connections, duration: seconds + 2, requests: [signIn], serverPid, databases, expectedStatuses: [503] }),
+  );
+  return { ...result, rates, seconds };
+}
+
+export type AttackPrepared = {
+  honest: User[];
+  cards: Array<{ user: User; cardId: string }>;
+  signIn: User[];
+  /** Accounts with two-factor on, whose owners (the attackers) regenerate their recovery codes. */
+  attackers: User[];
+};
+
+const honestIp = (i: number) => `198.51.100.${10 + i}`;
+const signInIp = (i: number) => `198.51.100.${100 + i}`;
+const attackerIp = (i: number) => `203.0.113.${10 + i}`;
+
+async function enableTwoFactor(baseUrl: string, user: User): Promise<void> {
+  const headers = userHeaders(user);
+  const setup = await call(baseUrl, 'POST', '/api/me/two-factor/setup', { headers, body: {} });
+  if (setup.status !== 200) throw new Error(`two-factor setup: ${setup.status} ${setup.text.slice(0, 300)}`);
+  const secret = (setup.body as { secret: string }).secret;
+  const enable = await call(baseUrl, 'POST', '/api/me/two-factor/enable', { headers, body: { code: totpCode(secret) } });
+  if (enable.status !== 200) throw new Error(`two-factor enable: ${enable.status} ${enable.text.slice(0, 300)}`);
+  // Enabling may rotate the session: keep whichever cookie the server set last.
+  const rotated = enable.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((c) => c.startsWith('pw_session=') && c.length > 'pw_session='.length);
+  if (rotated) user.cookie = rotated;
+}
+
+/** Accounts for the attack scenario, each registered from its own address (registration is limited per IP). */
+export async function prepareAttack(baseUrl: string, options: BenchOptions): Promise<AttackPrepared> {
+  const run = randomUUID().slice(0, 8);
+  const honestCount = options.smoke ? 4 : 8;
+  const honest = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-honest-${run}-${i}@example.com`, honestIp(i)));
+  const cards = await mapLimit(honest, 4, async (user) => ({ user, cardId: await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000)) }));
+  const signIn = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-signin-${run}-${i}@example.com`, signInIp(i)));
+  const attackers = await mapLimit(Array.from({ length: 8 }, (_, i) => i), 4, async (i) => {
+    const user = await register(baseUrl, `bench-attacker-${run}-${i}@example.com`, attackerIp(i));
+    await enableTwoFactor(baseUrl, user);
+    return user;
+  });
+  return { honest, cards, signIn, attackers };
+}
+
+type AttackContext = { kind?: 'regenerate' | 'wrong-password'; ip?: string; attacker?: User; victim?: () => User };
+
+/** Issue 19's flood against honest traffic, on a server with rate limits on and TRUST_PROXY=true. */
+export async function measureAttack(baseUrl: string, options: BenchOptions, prepared: AttackPrepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
+  // Per user: a card list every 2 s, a cash-out every 8 s, a sign-in every 8 s (under the
+  // sign-in limit of 10 a minute per e-mail and per address, and under any per-user money limit
+  // that an honest user could meet).
+  const users = prepared.honest.length;
+  const rates = { 'list cards': users / 2, 'cash out': users / 8, 'sign in': users / 8 };
+  const streams = [listStream(prepared.honest, rates['list cards']), cashoutStream(prepared.cards, rates['cash out']), signInStream(prepared.signIn, rates['sign in'])];
+  // Each of the 16 connections keeps one address (autocannon gives each connection its own context).
+  let connection = 0;
+  const victims = [...prepared.signIn, ...prepared.honest];
+  const attack: Request = {
+    method: 'POST',
+    path: '/api/auth/login',
+    setupRequest: (request, raw) => {
+      const context = raw as AttackContext;
+      if (!context.kind) {
+        const n = connection++;
+        context.kind = n % 2 === 0 ? 'regenerate' : 'wrong-password';
+        context.ip = `203.0.113.${100 + n}`;
+        context.attacker = prepared.attackers[Math.floor(n / 2) % prepared.attackers.length];
+        context.victim = cycle(victims);
+      }
+      if (context.kind === 'regenerate' && context.attacker) {
+        return {
+          ...request,
+          path: '/api/me/two-factor/recovery-codes',
+          headers: { ...JSON_HEADERS, cookie: context.attacker.cookie, 'x-forwarded-for': context.ip ?? '' },
+          body: JSON.stringify({ currentPassword: BENCH_PASSWORD }),
+        };
+      }
+      return {
+        ...request,
+        path: '/api/auth/login',
+        headers: { ...JSON_HEADERS, 'x-forwarded-for': context.ip ?? '' },
+        body: JSON.stringify({ email: context.victim?.().email, password: 'Wrong-Pass-0000' }),
+      };
+    },
+    onResponse: (_status, _body, raw, headers) => {
+      // A re-authentication may rotate the session: follow it, as a browser would.
+      const context = raw as AttackContext;
+      const setCookie: string[] | string | undefined = headers?.['set-cookie'];
+      const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+      const session = cookies.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('pw_session=') && c.length > 'pw_session='.length);
+      if (session && context.attacker) context.attacker.cookie = session;
+    },
+  };
+  const seconds = options.isolationSeconds;
+  const result = await unloadedThenLoaded(baseUrl, streams, seconds, () =>
+    runLoad({ url: baseUrl, connections: 16, duration: seconds + 2, requests: [attack], serverPid, databases, expectedStatuses: [400, 401, 403, 409, 429, 503] }),
+  );
+  return { ...result, rates, seconds };
+}
