@@ -149,11 +149,11 @@ type AttackContext = { kind?: 'regenerate' | 'wrong-password'; ip?: string; atta
 
 /** Issue 19's flood against honest traffic, on a server with rate limits on and TRUST_PROXY=true. */
 export async function measureAttack(baseUrl: string, options: BenchOptions, prepared: AttackPrepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
-  // Per user: a card list every 2 s, a cash-out every 8 s, a sign-in every 8 s (under the
+  // Per user: a card list every 0.5 s, a cash-out every 4 s, a sign-in every 7 s (under the
   // sign-in limit of 10 a minute per e-mail and per address, and under any per-user money limit
   // that an honest user could meet).
   const users = prepared.honest.length;
-  const rates = { 'list cards': users / 2, 'cash out': users / 8, 'sign in': users / 8 };
+  const rates = { 'list cards': users * 2, 'cash out': users / 4, 'sign in': users / 7 };
   const streams = [listStream(prepared.honest, rates['list cards']), cashoutStream(prepared.cards, rates['cash out']), signInStream(prepared.signIn, rates['sign in'])];
   // Each of the 16 connections keeps one address (autocannon gives each connection its own context).
   let connection = 0;
