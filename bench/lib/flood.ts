@@ -133,11 +133,12 @@ async function enableTwoFactor(baseUrl: string, user: User): Promise<void> {
 /** Accounts for the attack scenario, each registered from its own address (registration is limited per IP). */
 export async function prepareAttack(baseUrl: string, options: BenchOptions): Promise<AttackPrepared> {
   const run = randomUUID().slice(0, 8);
-  const honestCount = options.smoke ? 4 : 8;
+  const honestCount = options.smoke ? 2 : 8;
   const honest = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-honest-${run}-${i}@example.com`, honestIp(i)));
   const cards = await mapLimit(honest, 4, async (user) => ({ user, cardId: await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000)) }));
   const signIn = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-signin-${run}-${i}@example.com`, signInIp(i)));
-  const attackers = await mapLimit(Array.from({ length: 8 }, (_, i) => i), 4, async (i) => {
+  // The smoke shares 4 accounts among the 8 regenerating connections: two-factor setup hashes too.
+  const attackers = await mapLimit(Array.from({ length: options.smoke ? 4 : 8 }, (_, i) => i), 4, async (i) => {
     const user = await register(baseUrl, `bench-attacker-${run}-${i}@example.com`, attackerIp(i));
     await enableTwoFactor(baseUrl, user);
     return user;
