@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two kinds of test share one runner:
+// Three kinds of test share one runner:
 //  - unit: pure code (core, web helpers) — fast, no I/O;
+//  - web: React components rendered in a simulated DOM (happy-dom) with Testing Library, driven
+//    as a user would (labels, roles, typing); the API is a fake fetch, no server;
 //  - integration: the Fastify app against a real database. They run once per engine
 //    (PGlite in-process, then PostgreSQL) so SQL that only works on one engine fails here.
 const integrationInclude = ['src/server/**/*.test.ts', 'tests/integration/**/*.test.ts'];
@@ -14,8 +16,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/core/**/*.test.ts', 'src/contracts/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
+          include: ['src/core/**/*.test.ts', 'src/contracts/**/*.test.ts', 'src/web/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['src/web/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['src/web/test/setup.ts'],
         },
       },
       {

@@ -7,7 +7,7 @@ import {
   CARD_VALIDITY,
   cardExpiresAt,
   DECLINE_TEST_CARD,
-  demoCardExpiry,
+  printedExpiry,
   detectBrand,
   expiryYearOptions,
   generateCardNumber,
@@ -97,12 +97,13 @@ describe('masking and normalising', () => {
 });
 
 describe('card validity (DECISIONS §4, spec §9)', () => {
-  it('is 12 months general, 30 days single-use, demo expiry 3 years', () => {
-    expect(CARD_VALIDITY).toEqual({ generalMonths: 12, singleUseDays: 30, demoExpiryYears: 3 });
+  it('is 12 months general, 30 days single-use, and the printed MM/YY is the validity end', () => {
+    expect(CARD_VALIDITY).toEqual({ generalMonths: 12, singleUseDays: 30 });
     const issued = new Date('2025-01-31T10:00:00Z');
     expect(cardExpiresAt('general', issued).toISOString()).toBe('2026-01-31T10:00:00.000Z');
     expect(cardExpiresAt('single-use', issued).toISOString()).toBe('2025-03-02T10:00:00.000Z');
-    expect(demoCardExpiry(issued)).toEqual({ expiryMonth: '01', expiryYear: '28' });
+    expect(printedExpiry(cardExpiresAt('general', issued))).toEqual({ expiryMonth: '01', expiryYear: '26' });
+    expect(printedExpiry(cardExpiresAt('single-use', issued))).toEqual({ expiryMonth: '03', expiryYear: '25' });
   });
   it('offers this year and the next 9 as expiry years', () => {
     expect(expiryYearOptions(now)).toEqual([2025, 2026, 2027, 2028, 2029, 2030, 2031, 2032, 2033, 2034]);

@@ -24,7 +24,6 @@ export const CARD_BRAND_LABELS: Readonly<Record<CardBrand, string>> = {
 export const CARD_VALIDITY = {
   generalMonths: 12,
   singleUseDays: 30,
-  demoExpiryYears: 3,
 } as const;
 
 export const CARD_MESSAGES = {
@@ -141,9 +140,13 @@ export function cardExpiresAt(type: VirtualCardType, issuedAt: Date): Date {
     : addDays(issuedAt, CARD_VALIDITY.singleUseDays);
 }
 
-/** The MM / YY printed on a demo virtual card: three years after issue (spec §9). */
-export function demoCardExpiry(issuedAt: Date): { expiryMonth: string; expiryYear: string } {
-  const expiry = addMonths(issuedAt, CARD_VALIDITY.demoExpiryYears * 12);
+/**
+ * The MM / YY printed on a virtual card: the month its validity ends (docs/decisions/051). The
+ * spec's "demo expiry three years ahead" printed 11/29 on a card the product said was usable until
+ * Nov 2027; one date, shown the same everywhere, is the one a user can trust.
+ */
+export function printedExpiry(validUntil: Date): { expiryMonth: string; expiryYear: string } {
+  const expiry = validUntil;
   return {
     expiryMonth: String(expiry.getUTCMonth() + 1).padStart(2, '0'),
     expiryYear: String(expiry.getUTCFullYear() % 100).padStart(2, '0'),

@@ -7,6 +7,9 @@ import {
   PLAN_IDS,
   PLANS,
   yearlySavingPpm,
+  yearlySavingPercent,
+  yearlySavingPercentAllPlans,
+  yearlySavingLabel,
 } from './plans';
 import type { PayoutMethod, PlanId } from './plans';
 
@@ -64,5 +67,10 @@ describe('yearly saving against 12 monthly payments', () => {
     expect(yearlySavingPpm('premium')).toBe(165_916); // (11 988 − 9 999) / 11 988
     expect(yearlySavingPpm('premium+')).toBe(166_291); // (23 988 − 19 999) / 23 988
     expect(yearlySavingPpm('free')).toBe(0);
+    // Shown rounded down: 16.59% and 16.63% are 'Save 16%', never more than the prices give.
+    expect(yearlySavingPercent('premium')).toBe(16);
+    expect(yearlySavingPercent('premium+')).toBe(16);
+    expect(yearlySavingPercentAllPlans()).toBe(16);
+    expect(yearlySavingLabel(yearlySavingPercentAllPlans())).toBe('Save 16%');
   });
 });

@@ -1,4 +1,7 @@
 import { divRoundHalfUp, formatPpmAsPercent } from './money';
+import { PLAN_PRICES } from './plan-prices';
+
+export { yearlySavingLabel, yearlySavingPercent, yearlySavingPercentAllPlans } from './plan-prices';
 
 export type PlanId = 'free' | 'premium' | 'premium+';
 export type PayoutMethod = 'ach' | 'paypal' | 'cashapp';
@@ -61,8 +64,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     productFeePpm: 10_000,
     cashoutFeePpm: 10_000,
     payoutMethods: ['ach'],
-    priceMonthlyCents: 0,
-    priceYearlyCents: 0,
+    priceMonthlyCents: PLAN_PRICES.free.monthlyCents,
+    priceYearlyCents: PLAN_PRICES.free.yearlyCents,
     emailSupport: false,
     showsAds: true,
   }),
@@ -74,8 +77,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     productFeePpm: 5_000,
     cashoutFeePpm: 5_000,
     payoutMethods: ['ach', 'paypal'],
-    priceMonthlyCents: 999,
-    priceYearlyCents: 9_999,
+    priceMonthlyCents: PLAN_PRICES.premium.monthlyCents,
+    priceYearlyCents: PLAN_PRICES.premium.yearlyCents,
     emailSupport: true,
     showsAds: false,
   }),
@@ -87,8 +90,8 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     productFeePpm: 0,
     cashoutFeePpm: 2_500,
     payoutMethods: ['ach', 'paypal', 'cashapp'],
-    priceMonthlyCents: 1_999,
-    priceYearlyCents: 19_999,
+    priceMonthlyCents: PLAN_PRICES['premium+'].monthlyCents,
+    priceYearlyCents: PLAN_PRICES['premium+'].yearlyCents,
     emailSupport: true,
     showsAds: false,
   }),

@@ -156,7 +156,7 @@ test('PayPal is refused on Free and offered after upgrading to Premium through t
   await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$9.99');
   await page.getByRole('group', { name: 'Billing cycle' }).getByRole('button', { name: 'Yearly' }).click();
   await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$99.99');
-  await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('Save 17%');
+  await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('Save 16%');
   await page.getByRole('group', { name: 'Billing cycle' }).getByRole('button', { name: 'Monthly' }).click();
   await expect(page.getByRole('table')).toContainText('$10,999.00');
   await expect(page.getByRole('table').getByText('Cheapest').first()).toBeVisible();

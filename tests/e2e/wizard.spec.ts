@@ -332,7 +332,13 @@ test.describe('create-card wizard', () => {
 
     await fillCardSource(page, { type: 'credit', provider: 'visa', amount: '100', number: DECLINED });
     await add.click();
-    await expect(toast(page, 'Insufficient funds for pre-authorization')).toBeVisible();
+    // A decline says what happened beside the form, keeps what was typed and offers Try again.
+    const declined = page.getByRole('alert').filter({ hasText: 'Card declined' });
+    await expect(declined).toContainText('Declined by the card issuer: insufficient funds.');
+    await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 9995');
+    await expect(page.getByLabel('Amount to charge')).toHaveValue('100');
+    await declined.getByRole('button', { name: 'Try again' }).click();
+    await expect(declined).toContainText('Declined by the card issuer');
     await expect(page.locator('.source-item')).toHaveCount(0);
     await expect(page.getByTestId('remaining-to-fund')).toHaveText('$220.00');
   });

@@ -1,8 +1,9 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { PublicShell } from './shells/PublicShell';
 import { AppShell } from './shells/AppShell';
 import { RequireAuth } from './RequireAuth';
 import { RouteError } from './RouteError';
+import { UnknownRoute } from './UnknownRoute';
 
 // Every page is its own chunk (spec: routes load lazily); `lazy` keeps the landing bundle small.
 const page = (load: () => Promise<{ default: React.ComponentType }>) => async () => {
@@ -47,6 +48,6 @@ export const router = createBrowserRouter([
       { path: '/upgrade', lazy: page(() => import('../features/upgrade/UpgradePage')) },
     ],
   },
-  // Spec: any other path redirects to the landing page.
-  { path: '*', element: <Navigate to="/" replace /> },
+  // Spec: any other path redirects to the landing page; the toast says why.
+  { path: '*', element: <UnknownRoute /> },
 ]);

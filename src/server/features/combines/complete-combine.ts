@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
-import { cardExpiresAt, demoCardExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
+import { cardExpiresAt, printedExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
 import { fundingCheck } from '../../../core/quote';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
@@ -47,7 +47,7 @@ export async function completeCombine(
   // The new card is issued before the transaction (DECISIONS §7), with a reference derived from the
   // Idempotency-Key: a retry gets the same card from the processor. Issuing moves no money; a
   // completion refused below leaves that card unfunded and unused.
-  const issued = await issueCard(app, userId, idempotencyKey);
+  const issued = await issueCard(app, userId, idempotencyKey, input.cardType);
   const result = await withIdempotency(
     app.db,
     { userId, key: idempotencyKey, fingerprint, now: app.now() },
@@ -59,9 +59,10 @@ export async function completeCombine(
   return { status: result.status, body: result.body as CompleteCombineResponse };
 }
 
-function issueCard(app: FastifyInstance, userId: string, idempotencyKey: string): Promise<IssuedCard> {
+function issueCard(app: FastifyInstance, userId: string, idempotencyKey: string, cardType: CompleteInput['cardType']): Promise<IssuedCard> {
   const network = randomInt(2) === 0 ? 'visa' : 'mastercard';
-  const printed = demoCardExpiry(app.now());
+  // The printed MM/YY is the validity end, so the card and the product tell one date (decision 051).
+  const printed = printedExpiry(cardExpiresAt(cardType, app.now()));
   return app.adapters.cardProcessor.issueCard({
     reference: `issue:${userId}:${idempotencyKey}`,
     network,
@@ -194,8 +195,9 @@ async function completeInTransaction(
     }
   }
 
-  const cardId = crypto.randomUUID();
   const cardType = input.cardType;
+  const validUntil = cardExpiresAt(cardType, now);
+  const cardId = crypto.randomUUID();
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
   const newCard: NewCard = {
     id: cardId,
@@ -205,7 +207,7 @@ async function completeInTransaction(
     status: 'active',
     frozen: false,
     issuedAt: now,
-    validUntil: cardExpiresAt(cardType, now),
+    validUntil,
     expMonth: issued.expMonth,
     expYear: issued.expYear,
     network: issued.network,

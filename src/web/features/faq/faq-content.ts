@@ -243,7 +243,7 @@ export function buildFaq(options: { payAddress: string }): readonly FaqCategory[
           question: 'How long is a virtual card valid?',
           answer: [
             `A general card is valid for ${CARD_VALIDITY.generalMonths} months. A single-use card closes when its balance reaches zero or after ${CARD_VALIDITY.singleUseDays} days, whichever comes first. You choose the type on the review step; general is the default.`,
-            `Demo cards show an expiry date ${CARD_VALIDITY.demoExpiryYears} years ahead; they cannot be used for real purchases.`,
+            'The expiry printed on the card (MM/YY) is the month its validity ends, the same date My Cards shows. Demo cards cannot be used for real purchases.',
           ],
         },
         {

@@ -4,8 +4,12 @@ import { ButtonLink } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import type { IconName } from '../../ui/Icon';
 import { Notice } from '../../ui/Notice';
+import { PLAN_PRICES, yearlySavingLabel, yearlySavingPercentAllPlans } from '../../../core/plan-prices';
 import { PromoBox } from './PromoBox';
 import './landing.css';
+
+// Prices as the plan cards show them; the landing page keeps the money formatter out of its first load.
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 // The landing route is budgeted at 120 KB gzip first load: it uses native <details> rather than
 // Radix, no form library and no zod. Keep it that way.
@@ -73,7 +77,7 @@ const FAQ_TEASER: readonly { question: string; answer: string }[] = [
   {
     question: 'What does it cost?',
     answer:
-      'The Free plan has no subscription. Each source pays the card processor’s fee and a small product fee that depends on your plan; the review step lists every fee before you create the card.',
+      `The Free plan has no subscription. Each source pays the card processor’s fee and a small product fee that depends on your plan; the review step lists every fee before you create the card. Premium is ${dollars(PLAN_PRICES.premium.monthlyCents)} and Premium+ ${dollars(PLAN_PRICES['premium+'].monthlyCents)} a month; yearly billing: ${yearlySavingLabel(yearlySavingPercentAllPlans())}.`,
   },
   {
     question: 'What happens to money left on the card?',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '../../../contracts/subscription';
 import { formatPpmAsPercent, formatUsd } from '../../../core/money';
-import { PLANS } from '../../../core/plans';
+import { PLANS, yearlySavingLabel, yearlySavingPercent, yearlySavingPercentAllPlans } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ConfirmModal } from '../../ui/ConfirmModal';
@@ -88,7 +88,11 @@ function SubscriptionDetails({ view, onCancel }: { view: SubscriptionView; onCan
           <>
             <div>
               <dt>Billing cycle</dt>
-              <dd>{view.billingCycle === 'yearly' ? 'Yearly' : 'Monthly'}</dd>
+              <dd>
+                {view.billingCycle === 'yearly'
+                  ? `Yearly (${yearlySavingLabel(yearlySavingPercent(view.plan)).toLowerCase()} against monthly)`
+                  : `Monthly (yearly billing would ${yearlySavingLabel(yearlySavingPercent(view.plan)).toLowerCase()})`}
+              </dd>
             </div>
             <div>
               <dt>Price</dt>
@@ -125,7 +129,10 @@ function SubscriptionDetails({ view, onCancel }: { view: SubscriptionView; onCan
 
       {!paid ? (
         <>
-          <p>Upgrade for lower fees, more combines a month, more payout methods and no ads.</p>
+          <p>
+            Upgrade for lower fees, more combines a month, more payout methods and no ads. Yearly billing: {yearlySavingLabel(yearlySavingPercentAllPlans())} against 12
+            monthly payments.
+          </p>
           <ButtonLink to="/upgrade">See plans and upgrade</ButtonLink>
         </>
       ) : view.cancelAtPeriodEnd ? (

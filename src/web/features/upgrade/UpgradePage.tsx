@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { BillingCycle, PlanId } from '../../../core/plans';
-import { PLAN_IDS, PLANS } from '../../../core/plans';
-import { divRoundHalfUp, formatPpmAsPercent, formatUsd } from '../../../core/money';
+import { PLAN_IDS, PLANS, yearlySavingLabel, yearlySavingPercent, yearlySavingPercentAllPlans } from '../../../core/plans';
+import { formatPpmAsPercent, formatUsd } from '../../../core/money';
 import { loyaltyDiscountPpm } from '../../../core/loyalty';
 import type { PlanView, PlansResponse, UpgradeResponse } from '../../../contracts/subscription';
 import { errorMessage } from '../../lib/api';
@@ -29,8 +29,6 @@ const CYCLES: ReadonlyArray<{ value: BillingCycle; label: string }> = [
 
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
-/** "Save 17%": the yearly saving rounded to a whole percent for the toggle and the cards. */
-const savingLabel = (ppm: number) => `Save ${divRoundHalfUp(ppm, 10_000)}%`;
 
 /** /upgrade (spec §2): plan cards, monthly/yearly, loyalty, the comparison table, payment and success. */
 export default function UpgradePage() {
@@ -57,7 +55,6 @@ function UpgradeContent({ data }: { data: PlansResponse }) {
   const [cycle, setCycle] = useState<BillingCycle>(data.subscription.billingCycle ?? 'monthly');
   const [choice, setChoice] = useState<PaymentChoice | null>(null);
   const [success, setSuccess] = useState<UpgradeResponse | null>(null);
-  const bestSaving = Math.max(...data.plans.map((p) => p.yearlySavingPpm));
 
   const choose = (plan: PlanView) => {
     const listPriceCents = cycle === 'monthly' ? plan.priceMonthlyCents : plan.priceYearlyCents;
@@ -68,7 +65,7 @@ function UpgradeContent({ data }: { data: PlansResponse }) {
     <div className="upgrade-content">
       <div className="upgrade-toolbar">
         <ChoiceChips label="Billing cycle" options={CYCLES} value={cycle} onChange={setCycle} />
-        <span className="text-muted">Yearly billing: {savingLabel(bestSaving)} against 12 monthly payments.</span>
+        <span className="text-muted">Yearly billing: {yearlySavingLabel(yearlySavingPercentAllPlans())} against 12 monthly payments.</span>
       </div>
 
       <ul className="plan-grid" aria-label="Plans">
@@ -138,7 +135,7 @@ function PlanCard({ plan, cycle, loyaltyPpm, onChoose }: { plan: PlanView; cycle
           </>
         )}
       </p>
-      {price > 0 && cycle === 'yearly' && <Badge tone="success">{savingLabel(plan.yearlySavingPpm)}</Badge>}
+      {price > 0 && cycle === 'yearly' && <Badge tone="success">{yearlySavingLabel(yearlySavingPercent(plan.id))}</Badge>}
       {plan.upgradable && firstPayment < price && (
         <p className="plan-loyalty">
           Your first payment: <strong>{formatUsd(firstPayment)}</strong> ({formatPpmAsPercent(loyaltyPpm)} loyalty discount)
@@ -205,8 +202,9 @@ function ComparisonPanel({ data, cycle }: { data: PlansResponse; cycle: BillingC
         marked.
       </p>
       <ChoiceChips label="Months" options={monthOptions} value={String(months)} onChange={(value) => setMonths(Number(value))} />
-      <div className="comparison-scroll">
-        <table className="comparison-table">
+      {/* Focusable so a keyboard user can scroll the table sideways on a narrow screen. */}
+      <div className="comparison-scroll stack-table-wrap" tabIndex={0} role="region" aria-label="Plan cost comparison">
+        <table className="comparison-table stack-table">
           <caption className="visually-hidden">
             Total cost per plan over {months} {months === 1 ? 'month' : 'months'}, {cycle} billing
           </caption>
@@ -227,7 +225,7 @@ function ComparisonPanel({ data, cycle }: { data: PlansResponse; cycle: BillingC
                 {PLAN_IDS.map((plan: PlanId) => {
                   const cheapest = row.cheapest.includes(plan);
                   return (
-                    <td key={plan} className={cheapest ? 'comparison-cheapest' : undefined}>
+                    <td key={plan} className={cheapest ? 'comparison-cheapest' : undefined} data-label={PLANS[plan].name}>
                       {formatUsd(row.totals[plan])}
                       {cheapest && <span className="comparison-mark"> Cheapest</span>}
                     </td>

@@ -4,7 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, ApiError } from '../../lib/api';
+import { api, ApiError, referenceSuffix } from '../../lib/api';
 import type {
   AddSourceRequest,
   Combine,
@@ -222,5 +222,7 @@ export function quoteChangedDetails(error: unknown): Quote | null {
  */
 export function refusalMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.message) return error.message;
+  // The spec's fallback ('Failed to add payment source') says what failed; the rest says why and what next.
+  if (error instanceof ApiError) return `${fallback}. ${error.message}${referenceSuffix(error)}`;
   return fallback;
 }

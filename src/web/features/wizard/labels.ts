@@ -44,3 +44,25 @@ export function formatDateTime(iso: string): string {
 export function formatDate(iso: string): string {
   return dateOnly.format(new Date(iso));
 }
+
+/** Demo test numbers shown in the source form (demo mode only), as payment test modes list them. */
+export const DEMO_TEST_CARDS: ReadonlyArray<{ number: string; label: string; outcome: string }> = [
+  { number: '4242 4242 4242 4242', label: 'Visa', outcome: 'approved' },
+  { number: '5555 5555 5555 4444', label: 'Mastercard', outcome: 'approved' },
+  { number: '3782 822463 10005', label: 'Amex', outcome: 'approved' },
+  { number: '6011 1111 1111 1117', label: 'Discover', outcome: 'approved' },
+  { number: '4000 0000 0000 9995', label: 'Visa', outcome: 'always declined (insufficient funds)' },
+];
+
+export const DECLINE_MESSAGES = {
+  testNumber: 'Declined by the card issuer: insufficient funds. 4000 0000 0000 9995 is the demo number that is always declined.',
+  demoRandom:
+    'Declined by the card issuer. In demo mode about 1 in 10 pre-authorizations are declined at random, like a real issuer sometimes does. Nothing was charged: try again, or use another card.',
+  live: 'Declined by the card issuer. Nothing was charged: try again, or use another card.',
+} as const;
+
+/** The sentence for a pre-authorization the issuer refused (the server answers 402). */
+export function declineMessage(options: { cardNumber: string; demoMode: boolean; declineTestNumber: string }): string {
+  if (options.cardNumber.replace(/\D/g, '') === options.declineTestNumber) return DECLINE_MESSAGES.testNumber;
+  return options.demoMode ? DECLINE_MESSAGES.demoRandom : DECLINE_MESSAGES.live;
+}

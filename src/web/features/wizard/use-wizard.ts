@@ -232,6 +232,9 @@ export function keyForAttempt(attempt: WizardUiState['attempt'], fingerprint: st
 
 export type ResumeProblem = { message: string } | null;
 
+/** What adding a source came to; a decline keeps the form as typed so Try again resends it. */
+export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; message: string };
+
 export function useWizard(options: { resumeId: string | null; prefill: SourcePrefill | null }) {
   const [state, dispatch] = useReducer(wizardReducer, options.prefill, initialWizardState);
   const toast = useToast();
@@ -308,15 +311,17 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
 
   // ----- Step 2 -----
   const addSource = useCallback(
-    async (source: AddSourceRequest): Promise<boolean> => {
-      if (!state.combineId) return false;
+    async (source: AddSourceRequest): Promise<AddSourceOutcome> => {
+      if (!state.combineId) return { ok: false, declined: false, message: WIZARD_MESSAGES.addSourceFailed };
       try {
         await addSourceMutation.mutateAsync({ id: state.combineId, source });
-        return true;
+        return { ok: true };
       } catch (error) {
-        // A decline answers with the processor's message ('Insufficient funds for pre-authorization').
-        toast.error(refusalMessage(error, WIZARD_MESSAGES.addSourceFailed));
-        return false;
+        // A decline (402) is said beside the form, with what the user typed kept for Try again.
+        if (error instanceof ApiError && error.status === 402) return { ok: false, declined: true, message: error.message };
+        const message = refusalMessage(error, WIZARD_MESSAGES.addSourceFailed);
+        toast.error(message);
+        return { ok: false, declined: false, message };
       }
     },
     [state.combineId, addSourceMutation, toast],

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Card } from '../../../../contracts/cards';
+import { cardArtClass } from '../../../ui/card-art';
 import { Money } from '../../../ui/Money';
 import { NETWORK_LABELS } from '../card-format';
 import { CardStatus } from './CardStatus';
@@ -14,7 +15,7 @@ type CardFaceProps = {
 /** The front of a virtual card: network, masked number, status and what is left on it. */
 export function CardFace({ card, number, children }: CardFaceProps) {
   return (
-    <div className={`card-visual card-visual--${card.network}${card.status === 'active' && !card.frozen ? '' : ' card-visual--muted'}`}>
+    <div className={`card-visual ${cardArtClass(card.network, card.type, card.status !== 'active' || card.frozen)}`}>
       <div className="card-visual-top">
         <span className="card-visual-brand">PayWeave</span>
         <CardStatus card={card} />

@@ -7,19 +7,19 @@ import { CardStatus } from './CardStatus';
 /** The list view of /my-cards: one row per card, newest first; details open the modal. */
 export function CardTable({ cards, onViewDetails }: { cards: Card[]; onViewDetails: (card: Card) => void }) {
   return (
-    <div className="card-table-wrap">
-      <table className="card-table">
+    <div className="card-table-wrap stack-table-wrap">
+      <table className="card-table stack-table">
         <caption className="visually-hidden">Your cards, newest first</caption>
         <thead>
           <tr>
             <th scope="col">Card</th>
             <th scope="col">Status</th>
-            <th scope="col" className="wide-only">Type</th>
-            <th scope="col" className="wide-only">Issued</th>
-            <th scope="col" className="num wide-only">
+            <th scope="col">Type</th>
+            <th scope="col">Issued</th>
+            <th scope="col" className="num">
               Original
             </th>
-            <th scope="col" className="num wide-only">
+            <th scope="col" className="num">
               Spent
             </th>
             <th scope="col" className="num">
@@ -39,21 +39,21 @@ export function CardTable({ cards, onViewDetails }: { cards: Card[]; onViewDetai
                 </span>
                 <span className="card-table-network text-small text-muted">{NETWORK_LABELS[card.network]}</span>
               </th>
-              <td>
+              <td data-label="Status">
                 <CardStatus card={card} />
               </td>
-              <td className="wide-only">{TYPE_LABELS[card.type]}</td>
-              <td className="wide-only">{formatDate(card.issuedAt)}</td>
-              <td className="num wide-only">
+              <td data-label="Type">{TYPE_LABELS[card.type]}</td>
+              <td data-label="Issued">{formatDate(card.issuedAt)}</td>
+              <td className="num" data-label="Original">
                 <Money cents={card.originalAmountCents} />
               </td>
-              <td className="num wide-only">
+              <td className="num" data-label="Spent">
                 <Money cents={card.amountSpentCents} />
               </td>
-              <td className="num">
+              <td className="num" data-label="Remaining">
                 <Money cents={card.remainingAmountCents} />
               </td>
-              <td>
+              <td className="stack-table-actions">
                 <Button variant="secondary" size="sm" onClick={() => onViewDetails(card)} aria-label={`View Full Details of card ending ${card.last4}`}>
                   Details
                 </Button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { reauthenticateRequest } from '../../../../contracts/auth';
 import type { Card, CardReveal } from '../../../../contracts/cards';
 import { groupCardNumber } from '../../../../core/cards';
@@ -13,12 +13,16 @@ import { useReauthenticate, useReveal } from '../api/cards';
 
 const REAUTH_CODES = new Set(['reauthentication_required', 'reauth_required']);
 const REVEAL_FAILED = 'Could not reveal the card details. Please try again.';
+/** Revealed details hide themselves after this long, so a phone left on a table shows nothing. */
+export const REVEAL_VISIBLE_MS = 60_000;
+export const REVEAL_HIDDEN_NOTE = 'Card details hidden again for your security.';
 
 /**
  * Reveal (DECISIONS §4, §6): asks the server for the full number, expiry and CVV; when the
  * password was entered more than five minutes ago the server says so and this asks for it again.
  * The details live only in this component's state: closing the modal unmounts it, so they are
- * hidden again whenever the modal reopens.
+ * hidden again whenever the modal reopens. They also hide after 60 seconds and as soon as the
+ * tab is hidden (another app, a locked phone), as banking apps do.
  */
 export function RevealSection({ card }: { card: Card }) {
   const reveal = useReveal();
@@ -27,10 +31,29 @@ export function RevealSection({ card }: { card: Card }) {
   const [details, setDetails] = useState<CardReveal | null>(null);
   const [askPassword, setAskPassword] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [autoHidden, setAutoHidden] = useState(false);
   const form = useZodForm(reauthenticateRequest, { defaultValues: { password: '' } });
+
+  useEffect(() => {
+    if (!details) return;
+    const hide = () => {
+      setDetails(null);
+      setAutoHidden(true);
+    };
+    const timer = window.setTimeout(hide, REVEAL_VISIBLE_MS);
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') hide();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [details]);
 
   async function requestReveal() {
     setProblem(null);
+    setAutoHidden(false);
     try {
       setDetails(await reveal.mutateAsync(card.id));
       setAskPassword(false);
@@ -87,6 +110,7 @@ export function RevealSection({ card }: { card: Card }) {
             </div>
           ))}
         </dl>
+        <p className="text-small text-muted">These details hide again after {REVEAL_VISIBLE_MS / 1000} seconds or when you leave this tab.</p>
         <Button variant="secondary" size="sm" onClick={() => setDetails(null)}>
           <Icon name="lock" size={16} />
           Hide details
@@ -115,6 +139,11 @@ export function RevealSection({ card }: { card: Card }) {
           <Icon name="lock" size={16} />
           Reveal card details
         </Button>
+      )}
+      {autoHidden && !askPassword && (
+        <p className="text-small text-muted" role="status">
+          {REVEAL_HIDDEN_NOTE}
+        </p>
       )}
       {problem && (
         <Notice tone="error" role="alert">

@@ -52,8 +52,9 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
 
       <section aria-label="Sources" className="history-section">
         <Heading>Sources</Heading>
-        <div className="history-table-wrap">
-          <table className="history-table">
+        {/* Focusable: on a narrow window the table scrolls sideways, and a keyboard must reach it. */}
+        <div className="history-table-wrap stack-table-wrap" tabIndex={0} role="region" aria-label="Sources of this combine">
+          <table className="history-table stack-table">
             <thead>
               <tr>
                 <th scope="col">Provider</th>
@@ -76,14 +77,14 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
                     {providerLabel(s.type, s.provider)}
                     {s.last4 && <span className="text-muted"> •••• {s.last4}</span>}
                   </th>
-                  <td>{sourceTypeLabel(s.type)}</td>
-                  <td className="num">
+                  <td data-label="Type">{sourceTypeLabel(s.type)}</td>
+                  <td className="num" data-label="Amount">
                     <Money cents={s.chargeCents} />
                   </td>
-                  <td className="num">
+                  <td className="num" data-label="Fee">
                     <Money cents={s.processorFeeCents + s.productFeeCents} />
                   </td>
-                  <td className="num">
+                  <td className="num" data-label="To card">
                     <Money cents={s.netCents} />
                   </td>
                 </tr>

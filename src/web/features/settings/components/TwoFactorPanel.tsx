@@ -25,6 +25,7 @@ import {
   useStartTwoFactorSetup,
   useTwoFactorStatus,
 } from '../api/two-factor';
+import { SetupQrCode } from './SetupQrCode';
 import '../two-factor.css';
 
 // Settings → Security → Two-factor authentication (docs/decisions/014). One panel, one step at a
@@ -199,8 +200,9 @@ export function TwoFactorPanel({ enabled }: { enabled: boolean }) {
           {stepTitle('Add PayWeave to your authenticator app')}
           <ol className="two-factor-steps">
             <li>
-              In your authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password), add an account and enter
-              this key by hand. It is time-based, 6 digits.
+              In your authenticator app (such as Google Authenticator, Microsoft Authenticator or 1Password), add an account and scan
+              this QR code, or enter the key below by hand. It is time-based, 6 digits.
+              <SetupQrCode uri={view.setup.otpauthUri} />
               <div className="two-factor-copy-row">
                 <code className="two-factor-secret">
                   {groupSecret(view.setup.secret)}

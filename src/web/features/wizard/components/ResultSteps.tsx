@@ -1,6 +1,7 @@
 import { formatUsd } from '../../../../core/money';
 import type { CompleteCombineResponse } from '../../../../contracts/combines';
 import { ButtonLink, Button } from '../../../ui/Button';
+import { cardArtClass } from '../../../ui/card-art';
 import { Icon } from '../../../ui/Icon';
 import { Notice } from '../../../ui/Notice';
 import { Spinner } from '../../../ui/Spinner';
@@ -23,6 +24,8 @@ const CARD_TYPE_LABELS = { general: 'General', 'single-use': 'Single-use' } as c
 /** Step 7: the card that was created, or the spec's message when it is missing. */
 export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombineResponse | null; onCreateAnother: () => void }) {
   const card = result?.card ?? null;
+  // The printed MM/YY is the month the validity ends (docs/decisions/051): one date everywhere.
+  const printed = card ? `${String(card.expMonth).padStart(2, '0')}/${String(card.expYear % 100).padStart(2, '0')}` : '';
   return (
     <div className="wizard-step-body">
       {result?.promoApplied && (
@@ -32,7 +35,7 @@ export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombi
       )}
       {card ? (
         <div className="success-layout">
-          <div className={`virtual-card virtual-card--${card.network}`} aria-hidden="true">
+          <div className={`virtual-card ${cardArtClass(card.network, card.type)}`} aria-hidden="true">
             <div className="virtual-card-top">
               <span className="virtual-card-brand">PayWeave</span>
               <span className="virtual-card-network">{networkLabel(card.network)}</span>
@@ -40,8 +43,8 @@ export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombi
             <div className="virtual-card-number">{card.maskedNumber}</div>
             <div className="virtual-card-bottom">
               <span>
-                <small>Expires</small>
-                {String(card.expMonth).padStart(2, '0')}/{String(card.expYear % 100).padStart(2, '0')}
+                <small>Valid thru</small>
+                {printed}
               </span>
               <span className="virtual-card-amount">{formatUsd(card.originalAmountCents)}</span>
             </div>
@@ -57,12 +60,6 @@ export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombi
               <dt>Network</dt>
               <dd>{networkLabel(card.network)}</dd>
             </div>
-            <div>
-              <dt>Expiry</dt>
-              <dd>
-                {String(card.expMonth).padStart(2, '0')}/{String(card.expYear % 100).padStart(2, '0')}
-              </dd>
-            </div>
             <div className="fee-list-total">
               <dt>Amount</dt>
               <dd data-testid="card-amount">{formatUsd(card.originalAmountCents)}</dd>
@@ -72,10 +69,10 @@ export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombi
               <dd>{CARD_TYPE_LABELS[card.type]}</dd>
             </div>
             <div>
-              <dt>Usable until</dt>
+              <dt>Valid until</dt>
               <dd>
-                {formatDate(card.validUntil)}
-                {card.type === 'single-use' ? ' or until the balance reaches zero' : ''}
+                {formatDate(card.validUntil)} (printed as {printed})
+                {card.type === 'single-use' ? ', or until the balance reaches zero' : ''}
               </dd>
             </div>
           </dl>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
-import { CARD_MESSAGES, detectBrand, expiryYearOptions, groupCardNumber, validateSourceForm } from '../../../../core/cards';
+import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, validateSourceForm } from '../../../../core/cards';
 import {
   bnplSourceFees,
   cardSourceFees,
@@ -19,9 +19,10 @@ import { Button } from '../../../ui/Button';
 import { Icon } from '../../../ui/Icon';
 import { Notice } from '../../../ui/Notice';
 import { useToast } from '../../../ui/toast';
+import { usePublicConfig } from '../../../lib/public-config';
 import type { ActiveCard } from '../api';
-import { INTERNAL_SOURCE_LABEL, networkLabel } from '../labels';
-import type { SourcePrefill } from '../use-wizard';
+import { DEMO_TEST_CARDS, INTERNAL_SOURCE_LABEL, declineMessage, networkLabel } from '../labels';
+import type { AddSourceOutcome, SourcePrefill } from '../use-wizard';
 import { WizardField } from './WizardField';
 
 type FormType = SourceType | 'internal' | '';
@@ -76,7 +77,7 @@ type Props = {
   activeCards: ActiveCard[];
   prefill: SourcePrefill | null;
   onPrefillUsed: () => void;
-  onAdd: (source: AddSourceRequest) => Promise<boolean>;
+  onAdd: (source: AddSourceRequest) => Promise<AddSourceOutcome>;
   adding: boolean;
   onAdded: () => void;
 };
@@ -86,6 +87,8 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
   const toast = useToast();
   const [form, setForm] = useState<FormState>(() => initialForm(prefill));
   const [error, setError] = useState<{ field: FieldName; message: string } | null>(null);
+  const [declined, setDeclined] = useState<string | null>(null);
+  const { demoMode } = usePublicConfig();
   const years = useMemo(() => expiryYearOptions(new Date()), []);
 
   const remainingCents = combine.funding.remainingToFundCents;
@@ -106,6 +109,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
   const update = (patch: Partial<FormState>, field?: FieldName) => {
     setForm((current) => ({ ...current, ...patch }));
     if (field && error?.field === field) setError(null);
+    if (declined) setDeclined(null);
   };
 
   const onTypeChange = (type: FormType) => {
@@ -190,14 +194,16 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
         : { type: 'bnpl', provider: result.provider, chargeCents: result.chargeCents };
     }
     setError(null);
-    const added = await onAdd(request);
-    if (added) {
+    setDeclined(null);
+    const outcome = await onAdd(request);
+    if (outcome.ok) {
       // The card number and CVV leave the browser's memory as soon as the server has them.
       setForm(EMPTY_FORM);
       if (prefill) onPrefillUsed();
       onAdded();
-    } else if (isCard) {
-      setForm((current) => ({ ...current, cvv: '' }));
+    } else if (outcome.declined) {
+      // Everything typed stays, so Try again is one click (issue 22); the message says what happened.
+      setDeclined(isCard ? declineMessage({ cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
     }
   };
 
@@ -386,6 +392,8 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
           </>
         )}
 
+        {isCard && demoMode && <DemoTestCards onUse={(number) => onCardNumberChange(number)} />}
+
         {preview && (
           <div className="source-preview" aria-live="polite">
             {preview.netCents > 0 ? (
@@ -406,6 +414,16 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
           </div>
         )}
 
+        {declined && (
+          <Notice tone="error" role="alert" title="Card declined" className="source-declined">
+            <p>{declined}</p>
+            <Button type="submit" variant="secondary" size="sm" loading={adding} loadingText="Authorizing...">
+              <Icon name="refresh" size={16} />
+              Try again
+            </Button>
+          </Notice>
+        )}
+
         <div className="form-actions">
           <Button type="submit" variant="accent" loading={adding} loadingText={isCard ? 'Authorizing...' : 'Processing...'} disabled={fullyFunded}>
             <Icon name="layers" size={18} />
@@ -420,5 +438,33 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
         </div>
       </fieldset>
     </form>
+  );
+}
+
+/** Demo mode: the made-up numbers that work here, as payment test modes list them (issue 22). */
+function DemoTestCards({ onUse }: { onUse: (number: string) => void }) {
+  return (
+    <section className="demo-test-cards" aria-labelledby="demo-test-cards-heading">
+      <h4 id="demo-test-cards-heading" className="demo-test-cards-title">
+        <Icon name="info" size={16} />
+        Demo mode: use a test card number
+      </h4>
+      <p className="text-small text-muted">
+        Made-up numbers are expected here; nothing is charged. Use any future expiry date and any 3 digits as CVV. About 1 in 10 pre-authorizations is declined at
+        random, as real issuers sometimes do.
+      </p>
+      <ul className="demo-test-cards-list">
+        {DEMO_TEST_CARDS.map((card) => (
+          <li key={card.number}>
+            <button type="button" className="link-button field-mono" onClick={() => onUse(card.number)} aria-label={`Use ${card.label} test number ${card.number}, ${card.outcome}`}>
+              {card.number}
+            </button>
+            <span className="text-small text-muted">
+              {card.label}, {card.outcome}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
