@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMonthlyLimit, monthStartUtc, nextMonthStartUtc } from './limits';
+import { checkMonthlyLimit, combinesLeftText, monthStartUtc, nextMonthStartUtc } from './limits';
 
 describe('monthly limit window is the UTC calendar month', () => {
   it('starts at 00:00 UTC on the 1st', () => {
@@ -29,5 +29,13 @@ describe('checkMonthlyLimit: Free 3, Premium 10, Premium+ unlimited', () => {
   });
   it('refuses a nonsense count', () => {
     expect(() => checkMonthlyLimit({ plan: 'free', completedThisMonth: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('combines left this month (issue 22)', () => {
+  it('reads "n of m combines left this month", and nothing on an unlimited plan', () => {
+    expect(combinesLeftText({ limit: 3, remaining: 2 })).toBe('2 of 3 combines left this month');
+    expect(combinesLeftText({ limit: 3, remaining: 0 })).toBe('0 of 3 combines left this month');
+    expect(combinesLeftText({ limit: null, remaining: null })).toBeNull();
   });
 });

@@ -33,3 +33,9 @@ export function checkMonthlyLimit(input: { plan: PlanId; completedThisMonth: num
   }
   return { ok: true, limit, remaining: limit - completedThisMonth };
 }
+
+/** "2 of 3 combines left this month", the same words on the dashboard and in the wizard; null when unlimited. */
+export function combinesLeftText(allowance: { limit: number | null; remaining: number | null }): string | null {
+  if (allowance.limit === null || allowance.remaining === null) return null;
+  return `${allowance.remaining} of ${allowance.limit} ${allowance.limit === 1 ? 'combine' : 'combines'} left this month`;
+}

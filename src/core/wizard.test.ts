@@ -33,11 +33,18 @@ describe('wizard forward (spec §4)', () => {
   it('goes 2 → 3 with BNPL not yet done', () => {
     expect(nextStep(at(2, { hasBnpl: true })).step).toBe(3);
   });
-  it('goes 2 → 4 with BNPL already done', () => {
+  it('goes 2 → 4 with the BNPL setup done but its checkout still to do', () => {
     expect(nextStep(at(2, { hasBnpl: true, bnplStepCompleted: true })).step).toBe(4);
   });
-  it('goes 2 → 4 without BNPL', () => {
-    expect(nextStep(at(2)).step).toBe(4);
+  it('goes 2 → 5 when the BNPL setup and checkout are both done: one review (decision 052)', () => {
+    expect(nextStep(at(2, { hasBnpl: true, bnplStepCompleted: true, bnplCheckoutCompleted: true })).step).toBe(5);
+  });
+  it('goes 2 → 5 without BNPL: the single review, with Create Virtual Card (decision 052)', () => {
+    expect(nextStep(at(2)).step).toBe(5);
+    expect(stepView(nextStep(at(2)))).toMatchObject({ view: 'review', primaryAction: 'create_card' });
+  });
+  it('goes 3 → 5 when the checkout was already done (back to setup and on again)', () => {
+    expect(nextStep(at(3, { hasBnpl: true, bnplStepCompleted: true, bnplCheckoutCompleted: true })).step).toBe(5);
   });
   it('marks the BNPL step done leaving 3 for 4', () => {
     expect(nextStep(at(3, { hasBnpl: true }))).toEqual(at(4, { hasBnpl: true, bnplStepCompleted: true }));
@@ -47,7 +54,7 @@ describe('wizard forward (spec §4)', () => {
     expect(stepView(s)).toMatchObject({ view: 'bnpl_checkout', title: 'BNPL Checkout', primaryAction: 'submit_bnpl_card' });
     expect(nextStep(s)).toEqual(at(5, { hasBnpl: true, bnplStepCompleted: true, bnplCheckoutCompleted: true }));
   });
-  it('shows the review on 4 otherwise and moves to 5', () => {
+  it('shows the review on an old draft saved on 4 without a pending checkout, and moves to 5', () => {
     expect(stepView(at(4))).toMatchObject({ view: 'review', title: 'Review', primaryAction: 'continue' });
     expect(stepView(at(4, { hasBnpl: true, bnplStepCompleted: true, bnplCheckoutCompleted: true })).view).toBe('review');
     expect(nextStep(at(4)).step).toBe(5);
@@ -69,14 +76,14 @@ describe('wizard forward (spec §4)', () => {
     }
     expect(seen).toEqual(['1:amount', '2:sources', '3:bnpl_setup', '4:bnpl_checkout', '5:review', '6:processing']);
   });
-  it('walks a flow without BNPL 1 → 2 → 4 → 5 → 6 → 7, never showing step 3', () => {
+  it('walks a flow without BNPL 1 → 2 → 5 → 6 → 7: one review, never steps 3 or 4', () => {
     let s = at(1);
     const seen: number[] = [];
     while (s.step !== 7) {
       seen.push(s.step);
       s = nextStep(s);
     }
-    expect(seen).toEqual([1, 2, 4, 5, 6]);
+    expect(seen).toEqual([1, 2, 5, 6]);
   });
 });
 

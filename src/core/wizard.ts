@@ -7,22 +7,20 @@
 // calculated on step 1, fundingCheck on step 2, a valid BNPL card entry on step 4) belong to
 // the caller, which calls nextStep only once its guard passes.
 //
-// How the spec's contradictions are reconciled:
-// - Forward is followed literally, including "otherwise step 4 is the review and moves to 5":
-//   without BNPL the flow is 1 → 2 → 4 (Review) → 5 (Review with 'Create Virtual Card') → 6 → 7.
-//   Step 4's review offers Continue; only step 5 offers 'Create Virtual Card', so there is a
-//   single place where money is charged.
-// - Back: the spec gives three rules that overlap on step 4 and beyond: "from 4 to 3 when BNPL
-//   is present, otherwise one step back (minimum 1)" and "from the step after 3, Back goes
-//   to 2". Read together:
-//     * step 4 with BNPL present → 3, as stated (whether 4 shows the checkout or, once the
-//       checkout is done, the review);
-//     * step 4 without BNPL → 2, not "one step back" to 3: step 3 does not exist without BNPL,
-//       and in that flow step 4 is "the step after 3";
-//     * step 5 (Review) → 2, also "the step after 3": one step back would only show a second
-//       copy of the review, and Sources is where a user reviewing the quote goes to change it;
+// How the spec's contradictions are reconciled (docs/decisions/052, superseding 003):
+// - There is one review, step 5, the only place money is charged ('Create Virtual Card'). Step 4
+//   is the BNPL checkout, shown only while a BNPL source still needs its one-time card. So
+//   without BNPL the flow is 1 → 2 → 5 → 6 → 7; with BNPL 1 → 2 → 3 → 4 → 5 → 6 → 7; a BNPL combine
+//   whose setup and checkout are already done goes from 2 (or 3) straight to 5. The spec's
+//   literal reading (step 4 "otherwise Review" then step 5 Review again) showed the same screen
+//   twice (issue 22).
+// - Back: "from 4 to 3 when BNPL is present, otherwise one step back (minimum 1)" and "from the
+//   step after 3, Back goes to 2". Read together:
+//     * step 4 (the BNPL checkout) → 3, as stated;
+//     * step 5 (Review) → 2: Sources is where a user reviewing the quote goes to change it;
 //     * steps 1-3: one step back, minimum 1 (3 → 2 as stated).
 //   Processing (6) and Success (7) have no Back: money is moving or has moved.
+// - A step 4 without a pending checkout (an old saved draft) shows the review and leads to 5.
 // - Going back keeps bnplStepCompleted / bnplCheckoutCompleted. If the BNPL sources change on
 //   step 2, the caller resets them with `withBnplPresence`.
 
@@ -150,9 +148,10 @@ export function nextStep(state: WizardState): WizardState {
     case 1:
       return { ...state, step: 2 };
     case 2:
-      return { ...state, step: state.hasBnpl && !state.bnplStepCompleted ? 3 : 4 };
+      if (state.hasBnpl && !state.bnplStepCompleted) return { ...state, step: 3 };
+      return { ...state, step: bnplCheckoutPending(state) ? 4 : 5 };
     case 3:
-      return { ...state, step: 4, bnplStepCompleted: true };
+      return { ...state, step: bnplCheckoutPending(state) ? 4 : 5, bnplStepCompleted: true };
     case 4:
       return bnplCheckoutPending(state)
         ? { ...state, step: 5, bnplCheckoutCompleted: true }

@@ -319,6 +319,7 @@ test('dashboard after three combines: 3 of 3 this month, a boost earned, the las
   const month = page.getByRole('region', { name: 'Combines this month' });
   await expect(month.getByText(/^3\s*of 3$/)).toBeVisible();
   await expect(month.getByText('Monthly limit reached: upgrade for more.')).toBeVisible();
+  await expect(month.getByTestId('combines-left')).toContainText('0 of 3 combines left this month');
   const boosts = page.getByRole('region', { name: 'Fee boosts' });
   await expect(boosts).toContainText('1 of 3 available');
   await expect(boosts).toContainText('0 of 3 used');

@@ -147,13 +147,13 @@ test.describe('create-card wizard', () => {
     await expectAxeClean(page, 'step 2 (funded)');
     await continueButton.click();
 
-    // Without BNPL, step 4 is the review and step 5 creates the card.
-    await expectStep(page, 'Review', 'Step 4 of 6');
+    // Without BNPL there is one review, step 5, which creates the card (decision 052).
+    await expectStep(page, 'Review and create', 'Step 5 of 6');
     await expect(page.getByTestId('quote-product-fee')).toHaveText('$5.73');
     await expect(page.getByTestId('quote-processor-fee')).toHaveText('$17.22');
     await expect(page.getByTestId('quote-total-charged')).toHaveText('$572.95');
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$549.90');
-    await expectAxeClean(page, 'step 4 (review)');
+    await expectAxeClean(page, 'step 5 (review)');
 
     // No boost yet: ticking the box warns and leaves it unticked.
     await page.getByLabel('Use a boost to waive the product fee').click();
@@ -167,11 +167,7 @@ test.describe('create-card wizard', () => {
     await page.getByRole('radio', { name: /The new card/ }).check();
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$549.90');
     await page.getByRole('radio', { name: /Single-use/ }).check();
-
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expectStep(page, 'Review and create', 'Step 5 of 6');
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$549.90');
-    await expectAxeClean(page, 'step 5');
     await page.getByRole('button', { name: 'Create Virtual Card' }).click();
 
     await expectStep(page, 'Card Created Successfully', null);
@@ -183,7 +179,7 @@ test.describe('create-card wizard', () => {
     await expectAxeClean(page, 'step 7');
   });
 
-  test('back navigation follows the spec without BNPL: 4 → 2, 5 → 2, 2 → 1 with the amount kept', async ({ page, baseURL }) => {
+  test('back navigation without BNPL: the one review (5) → 2, 2 → 1 with the amount kept', async ({ page, baseURL }) => {
     await register(page, baseURL);
     await page.goto('/create-card');
     await enterAmount(page, '100', '0', 'Dollars ($)');
@@ -198,11 +194,9 @@ test.describe('create-card wizard', () => {
     await expect(page.getByTestId('remaining-to-fund')).toHaveText('$0.00');
 
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expectStep(page, 'Review', 'Step 4 of 6');
+    await expectStep(page, 'Review and create', 'Step 5 of 6');
     await page.getByRole('button', { name: 'Back' }).click();
     await expectStep(page, 'Sources', 'Step 2 of 6');
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expectStep(page, 'Review', 'Step 4 of 6');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Review and create', 'Step 5 of 6');
     await page.getByRole('button', { name: 'Back' }).click();
@@ -285,15 +279,9 @@ test.describe('create-card wizard', () => {
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$329.90');
     await expectAxeClean(page, 'step 5 (BNPL)');
 
-    // Back from the step after 3 goes to 2; forward again skips the finished BNPL steps' checkout.
+    // Back from the review goes to 2; forward again skips the finished BNPL steps: one review.
     await page.getByRole('button', { name: 'Back' }).click();
     await expectStep(page, 'Sources', 'Step 2 of 6');
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expectStep(page, 'Review', 'Step 4 of 6');
-    await page.getByRole('button', { name: 'Back' }).click();
-    await expectStep(page, 'BNPL Setup', 'Step 3 of 6');
-    await page.getByRole('button', { name: /created the card/ }).click();
-    await expectStep(page, 'Review', 'Step 4 of 6');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Review and create', 'Step 5 of 6');
     await page.getByRole('button', { name: 'Create Virtual Card' }).click();
@@ -487,8 +475,6 @@ test.describe('create-card wizard', () => {
     await page.getByRole('button', { name: 'Add Source' }).click();
     await expect(page.getByTestId('remaining-to-fund')).toHaveText('$0.00');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expectStep(page, 'Review', 'Step 4 of 6');
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Review and create', 'Step 5 of 6');
     await page.getByRole('button', { name: 'Create Virtual Card' }).click();
     await expectStep(page, 'Card Created Successfully', null);
@@ -500,6 +486,9 @@ test.describe('create-card wizard', () => {
     await page.getByRole('button', { name: 'Create another card' }).click();
     await expectStep(page, 'Amount', 'Step 1 of 6');
     await expect(page.getByText('You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.')).toBeVisible();
+    // ...and nothing starts: Continue stays disabled even with a calculated amount (issue 22).
+    await enterAmount(page, '50', '0', 'Dollars ($)');
+    await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
   });
 
   test('Create keeps its Idempotency-Key across a retry, and a changed quote charges nothing', async ({ page, baseURL }) => {
@@ -516,7 +505,6 @@ test.describe('create-card wizard', () => {
     await fillCardSource(page, { type: 'credit', provider: 'visa', number: VISA });
     await page.getByRole('button', { name: 'Add Source' }).click();
     await expect(page.getByTestId('remaining-to-fund')).toHaveText('$0.00');
-    await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Review and create', 'Step 5 of 6');
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$99.90');

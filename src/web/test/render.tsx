@@ -13,9 +13,16 @@ export type FakeHandler = (request: { body: unknown; url: URL; headers: Headers 
 export type FakeRoutes = Record<string, FakeHandler | FakeAnswer>;
 export type SentRequest = { method: string; path: string; body: unknown; headers: Headers };
 
+// A pattern such as "POST /api/combines/{star}/quote" with a star for one path segment matches any id there.
+function matches(pattern: string, key: string): boolean {
+  if (!pattern.includes('*')) return false;
+  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${source}$`).test(key);
+}
+
 /**
- * A fetch that answers from `routes` ("POST /api/combines": answer or handler; a path may end in
- * "/*" to match any last segment). Anything else answers 404, so a test notices a call it did not
+ * A fetch that answers from `routes` ("POST /api/combines": answer or handler; a "*" in the path
+ * matches any one segment). Anything else answers 404, so a test notices a call it did not
  * plan for. Every request is kept in `sent`.
  */
 export function fakeApi(routes: FakeRoutes) {
@@ -26,9 +33,8 @@ export function fakeApi(routes: FakeRoutes) {
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const headers = new Headers(init?.headers);
     sent.push({ method, path: url.pathname, body, headers });
-    const exact = routes[`${method} ${url.pathname}`];
-    const wildcard = routes[`${method} ${url.pathname.replace(/\/[^/]+$/, '/*')}`];
-    const route = exact ?? wildcard;
+    const key = `${method} ${url.pathname}`;
+    const route = routes[key] ?? Object.entries(routes).find(([pattern]) => matches(pattern, key))?.[1];
     const answer: FakeAnswer = route === undefined ? { status: 404, body: { error: { code: 'not_found', message: `No fake for ${method} ${url.pathname}` } } } : typeof route === 'function' ? await route({ body, url, headers }) : route;
     const status = answer.status ?? 200;
     return new Response(status === 204 ? null : JSON.stringify(answer.body ?? {}), {

@@ -216,12 +216,22 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect(rebateRows).toMatchObject([{ rebateAmountCents: 975, bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, status: 'pending' }]);
   });
 
-  it('Free plan: the fourth combine of the month is refused with the limit message', async () => {
+  it('Free plan: once 3 combines are completed this month, a fourth is refused before any card is pre-authorised', async () => {
+    const limitMessage = 'You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.';
     const fresh = await registerUser(t.app);
-    for (let i = 0; i < 3; i += 1) expect((await createCard(fresh, '20')).statusCode).toBe(201);
-    const fourth = await createCard(fresh, '20');
+    for (let i = 0; i < 2; i += 1) expect((await createCard(fresh, '20')).statusCode).toBe(201);
+    // A draft started while one combine was still left...
+    const early = await startCombine(fresh, '20', '0');
+    expect((await createCard(fresh, '20')).statusCode).toBe(201);
+    // ...cannot pre-authorise a source once the limit is reached, and no new combine starts.
+    const added = await addSource(fresh, early.id, { chargeCents: early.funding.suggestedChargeCents.card });
+    expect(added.statusCode).toBe(403);
+    expect(added.json().error).toMatchObject({ code: 'limit_reached', message: limitMessage });
+    const sourceRows = await t.database.db.select().from(combineSources).where(eq(combineSources.combineId, early.id));
+    expect(sourceRows).toEqual([]);
+    const fourth = await fresh.request('POST', '/api/combines', { baseInput: '20', bufferInput: '0', bufferMode: 'percent' });
     expect(fourth.statusCode).toBe(403);
-    expect(fourth.json().error.message).toBe('You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.');
+    expect(fourth.json().error).toMatchObject({ code: 'limit_reached', message: limitMessage });
   });
 
   it('a boost is earned on the third combine and waives the product fee when used', async () => {

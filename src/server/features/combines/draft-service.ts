@@ -1,16 +1,19 @@
 // Draft combines: everything before "Create Virtual Card". Each function is one use case; the
 // card data of a source goes to the processor once and only brand, last 4, expiry and the
 // processor's token are kept (DECISIONS §4).
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
 import { centsToInputString, formatUsd } from '../../../core/money';
 import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '../../../core/cards';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
+import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
+import { PLANS } from '../../../core/plans';
+import type { PlanId } from '../../../core/plans';
 import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
 import { cards, combineSources, combines } from '../../db/schema';
-import { AppError, badRequest, conflict, liveModeNotImplemented } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
 import { effectReference, enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow } from './combine-view';
 import { loadPricing, loadUser } from './pricing';
@@ -45,12 +48,30 @@ function totalFrom(input: { baseInput: string; bufferInput: string; bufferMode: 
   return result;
 }
 
+/**
+ * The monthly combine limit, told before anything happens (issue 22): a new combine and every
+ * pre-authorisation are refused once this month's completed combines reach the plan's limit, so
+ * no card is held for a combine that could never complete. Completion checks again inside its
+ * transaction (complete-combine.ts); this earlier check only spares the user the wasted steps.
+ */
+async function assertMonthlyAllowance(app: FastifyInstance, userId: string, plan: string): Promise<void> {
+  const planId = plan as PlanId;
+  if (PLANS[planId].monthlyCombineLimit === null) return;
+  const [counted] = await app.db
+    .select({ completed: count() })
+    .from(combines)
+    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(app.now()))));
+  const limit = checkMonthlyLimit({ plan: planId, completedThisMonth: Number(counted?.completed ?? 0) });
+  if (!limit.ok) throw forbidden(limit.message, 'limit_reached');
+}
+
 export async function createCombine(
   app: FastifyInstance,
   userId: string,
   input: { baseInput: string; bufferInput: string; bufferMode: 'percent' | 'dollars' },
 ): Promise<Combine> {
   const total = totalFrom(input);
+  await assertMonthlyAllowance(app, userId, (await loadUser(app.db, userId)).subscription);
   const [row] = await app.db
     .insert(combines)
     .values({
@@ -188,6 +209,8 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
   const existing = await loadSources(app.db, combineId);
   if (existing.length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
   const user = await loadUser(app.db, userId);
+  // Before any pre-authorisation: a held card for a combine that cannot complete helps no one.
+  if (input.type !== 'internal') await assertMonthlyAllowance(app, userId, user.subscription);
   const pricing = await loadPricing(app.db, user, row.totalAmountCents, app.now());
 
   let values: Omit<typeof combineSources.$inferInsert, 'combineId' | 'userId' | 'position'>;

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { BOOSTS } from '../../../core/boosts';
+import { combinesLeftText } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { DashboardData } from '../../../contracts/dashboard';
 import { errorMessage } from '../../lib/api';
@@ -116,7 +117,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
                   value={Math.min(month.completed, month.limit)}
                   aria-label={`${month.completed} of ${month.limit} combines used this month`}
                 />
-                <p className="text-muted">{month.remaining === 0 ? 'Monthly limit reached: upgrade for more.' : `${month.remaining} left this month.`}</p>
+                <p className="text-muted" data-testid="combines-left">
+                  {combinesLeftText(month)}
+                  {month.remaining === 0 ? '. Monthly limit reached: upgrade for more.' : '.'}
+                </p>
               </>
             )}
           </Panel>

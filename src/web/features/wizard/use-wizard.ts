@@ -1,19 +1,18 @@
-// The create-card wizard's state: one reducer for what only the browser knows (the step, the
-// amount inputs and whether they were calculated, the review choices, the create attempt) and
-// one hook that pairs it with the server's draft (held in the query cache by ./api.ts).
+// The create-card wizard's hook: the pure reducer of src/core/wizard-flow.ts (what only the
+// browser knows: the step, the amount inputs, the review choices, the create attempt) paired with
+// the server's draft (held in the query cache by ./api.ts) and the calls that change it.
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { computeCombineTotal, RECOMMENDED_TAX_BUFFER_PERCENT } from '../../../core/amount';
 import type { BufferMode } from '../../../core/amount';
-import { fundingCheck } from '../../../core/quote';
-import { CREATION_FEE_CENTS } from '../../../core/fees';
 import { nextStep, previousStep, stepView } from '../../../core/wizard';
-import type { StepView, WizardState, WizardStep } from '../../../core/wizard';
-import type { AddSourceRequest, Combine, CompleteCombineResponse, Quote } from '../../../contracts/combines';
+import type { StepView, WizardStep } from '../../../core/wizard';
+import { attemptFingerprint, initialWizardState, keyForAttempt, machineState, quoteFingerprint, sourcesFunding, wizardReducer } from '../../../core/wizard-flow';
+import type { ReviewChoices, SourcePrefill, WizardUiState as CoreWizardUiState } from '../../../core/wizard-flow';
+import type { AddSourceRequest, CompleteCombineResponse, Quote } from '../../../contracts/combines';
 import { ApiError, newIdempotencyKey } from '../../lib/api';
 import { useToast } from '../../ui/toast';
 import {
@@ -30,7 +29,6 @@ import {
   useSaveCombine,
   useUpdateCombine,
 } from './api';
-import type { QuoteChoices } from './api';
 
 // ---------- Messages (spec §8 and §2) ----------
 
@@ -46,187 +44,11 @@ export const WIZARD_MESSAGES = {
   bnplCardFailed: 'Failed to save the BNPL card. Try again.',
 } as const;
 
-// ---------- State ----------
+// ---------- State (the pure reducer lives in src/core/wizard-flow.ts) ----------
 
-export type AmountInputs = { baseInput: string; bufferInput: string; bufferMode: BufferMode };
-export type AmountTotals = { baseCents: number; taxBufferCents: number; totalCents: number };
-
-/** What the review sends with the quote and the create call. */
-export type ReviewChoices = QuoteChoices;
-
-/** A PayWeave card to preselect as a source ('Use as Source' on My Cards). */
-export type SourcePrefill = { sourceCardId: string; amountCents: number | null };
-
-export interface WizardUiState {
-  step: WizardStep;
-  /** The server draft; null until step 1's Continue created it. */
-  combineId: string | null;
-  amount: AmountInputs;
-  /** Set by Calculate; any edit of the inputs clears it, which disables Continue (spec §4). */
-  totals: AmountTotals | null;
-  amountError: string | null;
-  choices: ReviewChoices;
-  /**
-   * The Idempotency-Key of the current Create attempt and what it asked for: retrying the same
-   * request (after a network failure) reuses the key, so the server cannot charge twice;
-   * anything else about the request changing starts a new attempt with a new key.
-   */
-  attempt: { key: string; fingerprint: string } | null;
-  result: CompleteCombineResponse | null;
-  /** The new figures after a 409 quote_changed: nothing was charged, the user reviews again. */
-  changedQuote: Quote | null;
-  prefill: SourcePrefill | null;
-}
-
-export const INITIAL_CHOICES: ReviewChoices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
-
-export function initialWizardState(prefill: SourcePrefill | null = null): WizardUiState {
-  return {
-    step: 1,
-    combineId: null,
-    amount: { baseInput: '', bufferInput: String(RECOMMENDED_TAX_BUFFER_PERCENT), bufferMode: 'percent' },
-    totals: null,
-    amountError: null,
-    choices: INITIAL_CHOICES,
-    attempt: null,
-    result: null,
-    changedQuote: null,
-    prefill,
-  };
-}
-
-export type WizardAction =
-  | { type: 'amount_edited'; field: 'baseInput' | 'bufferInput'; value: string }
-  | { type: 'buffer_mode_changed'; mode: BufferMode }
-  | { type: 'calculated' }
-  | { type: 'draft_started'; combineId: string }
-  | { type: 'draft_restored'; combine: Combine }
-  | { type: 'step_changed'; step: WizardStep }
-  | { type: 'choices_changed'; choices: Partial<ReviewChoices> }
-  | { type: 'attempt_started'; key: string; fingerprint: string }
-  | { type: 'create_succeeded'; result: CompleteCombineResponse }
-  | { type: 'create_failed' }
-  | { type: 'quote_changed'; quote: Quote }
-  | { type: 'prefill_used' }
-  | { type: 'reset' };
-
-export function wizardReducer(state: WizardUiState, action: WizardAction): WizardUiState {
-  switch (action.type) {
-    case 'amount_edited':
-      // Spec §4: editing any input resets the calculation, so Continue waits for Calculate again.
-      return { ...state, amount: { ...state.amount, [action.field]: action.value }, totals: null, amountError: null };
-    case 'buffer_mode_changed':
-      if (action.mode === state.amount.bufferMode) return state;
-      return { ...state, amount: { ...state.amount, bufferMode: action.mode }, totals: null, amountError: null };
-    case 'calculated': {
-      const result = computeCombineTotal(state.amount);
-      return result.ok
-        ? { ...state, totals: { baseCents: result.baseCents, taxBufferCents: result.taxBufferCents, totalCents: result.totalCents }, amountError: null }
-        : { ...state, totals: null, amountError: result.message };
-    }
-    case 'draft_started':
-      return { ...state, combineId: action.combineId };
-    case 'draft_restored':
-      return restoreFromCombine(state, action.combine);
-    case 'step_changed':
-      // Leaving the review drops a 409's figures: coming back fetches a fresh quote.
-      return { ...state, step: action.step, changedQuote: action.step < 4 ? null : state.changedQuote };
-    case 'choices_changed':
-      return { ...state, choices: { ...state.choices, ...action.choices }, changedQuote: null };
-    case 'attempt_started':
-      return { ...state, attempt: { key: action.key, fingerprint: action.fingerprint }, changedQuote: null, step: 6 };
-    case 'create_succeeded':
-      return { ...state, result: action.result, attempt: null, step: 7 };
-    case 'create_failed':
-      // The attempt (and its key) is kept: Create again with the same figures is a retry.
-      return { ...state, step: 5 };
-    case 'quote_changed':
-      // The server refused and charged nothing; the next Create is a new attempt.
-      return { ...state, changedQuote: action.quote, attempt: null, step: 5 };
-    case 'prefill_used':
-      return { ...state, prefill: null };
-    case 'reset':
-      return initialWizardState();
-  }
-}
-
-/**
- * A saved or in-progress draft back in the wizard: its amount inputs (recalculated, so Continue
- * works), its review choices, and its saved step (spec: default 1). A step the draft cannot be
- * on any more is brought back to the nearest one it can: Processing and Success are never
- * resumed, the BNPL setup needs a BNPL source, and nothing after Sources without full funding.
- */
-export function restoreFromCombine(state: WizardUiState, combine: Combine): WizardUiState {
-  const amount: AmountInputs = { baseInput: combine.baseInput, bufferInput: combine.bufferInput, bufferMode: combine.bufferMode };
-  const computed = computeCombineTotal(amount);
-  const totals = computed.ok ? { baseCents: computed.baseCents, taxBufferCents: computed.taxBufferCents, totalCents: computed.totalCents } : null;
-  const choices: ReviewChoices = {
-    useBoost: combine.useBoost,
-    creationFeeSourceIdx: combine.creationFeeSourceIdx < combine.sources.length ? combine.creationFeeSourceIdx : -1,
-    cardType: combine.cardType,
-  };
-  return {
-    ...state,
-    combineId: combine.id,
-    amount,
-    totals,
-    amountError: null,
-    choices,
-    attempt: null,
-    result: null,
-    changedQuote: null,
-    step: resumableStep(combine, totals !== null),
-  };
-}
-
-export function resumableStep(combine: Combine, amountValid: boolean): WizardStep {
-  const saved = Number.isInteger(combine.currentStep) ? combine.currentStep : 1;
-  let step = Math.min(Math.max(saved, 1), 5) as WizardStep;
-  if (!amountValid) return 1;
-  const hasBnpl = combine.sources.some((s) => s.type === 'bnpl');
-  if (step >= 3 && !combine.funding.canContinue) step = 2;
-  if (step === 3 && !hasBnpl) step = 2;
-  return step;
-}
-
-/** The step machine's input: the browser's step and the server's BNPL flags. */
-export function machineState(step: WizardStep, combine: Combine | null): WizardState {
-  return {
-    step,
-    hasBnpl: combine?.sources.some((s) => s.type === 'bnpl') ?? false,
-    bnplStepCompleted: combine?.bnplStepCompleted ?? false,
-    bnplCheckoutCompleted: combine?.bnplCheckoutCompleted ?? false,
-  };
-}
-
-/** Step 2's Continue gate on the server's figures (core fundingCheck). */
-export function sourcesFunding(combine: Combine, creationFeeSourceIdx: number) {
-  // fundingCheck only reads each source's net.
-  return fundingCheck({
-    sources: combine.sources.map((s) => ({ netCents: s.netCents })) as Parameters<typeof fundingCheck>[0]['sources'],
-    netTotalCents: combine.funding.netTotalCents,
-    totalCents: combine.totalAmountCents,
-    cardAmountCents: combine.funding.netTotalCents - (creationFeeSourceIdx === -1 ? CREATION_FEE_CENTS : 0),
-  });
-}
-
-/** What the quote depends on besides the choices: a new total or source list asks again. */
-export function quoteFingerprint(combine: Combine): string {
-  return [
-    combine.totalAmountCents,
-    ...combine.sources.map((s) => `${s.id}:${s.chargeCents}:${s.bnplCardLast4 ?? ''}`),
-  ].join('|');
-}
-
-/** The identity of one Create request: same combine, choices and expected figures = a retry. */
-export function attemptFingerprint(combineId: string, choices: ReviewChoices, quote: Quote): string {
-  return JSON.stringify([combineId, choices.useBoost, choices.creationFeeSourceIdx, choices.cardType, quote.cardAmountCents, quote.totalChargedCents, quote.productFeeCents]);
-}
-
-/** The key for a Create: the current attempt's when this is a retry of it, else a fresh one. */
-export function keyForAttempt(attempt: WizardUiState['attempt'], fingerprint: string, fresh: () => string): string {
-  return attempt && attempt.fingerprint === fingerprint ? attempt.key : fresh();
-}
+export type { AmountInputs, AmountTotals, ReviewChoices, SourcePrefill } from '../../../core/wizard-flow';
+export type WizardUiState = CoreWizardUiState<CompleteCombineResponse, Quote>;
+export { INITIAL_CHOICES, initialWizardState, wizardReducer } from '../../../core/wizard-flow';
 
 // ---------- The hook ----------
 
@@ -236,7 +58,7 @@ export type ResumeProblem = { message: string } | null;
 export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; message: string };
 
 export function useWizard(options: { resumeId: string | null; prefill: SourcePrefill | null }) {
-  const [state, dispatch] = useReducer(wizardReducer, options.prefill, initialWizardState);
+  const [state, dispatch] = useReducer(wizardReducer<CompleteCombineResponse, Quote>, options.prefill, (prefill) => initialWizardState<CompleteCombineResponse, Quote>(prefill));
   const toast = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

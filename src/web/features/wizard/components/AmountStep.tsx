@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { RECOMMENDED_TAX_BUFFER_PERCENT } from '../../../../core/amount';
 import type { BufferMode } from '../../../../core/amount';
-import { monthlyLimitMessage } from '../../../../core/limits';
+import { combinesLeftText, monthlyLimitMessage } from '../../../../core/limits';
 import { formatUsd } from '../../../../core/money';
 import { useSession } from '../../auth/api/session';
 import { Button } from '../../../ui/Button';
@@ -37,10 +37,17 @@ export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNot
         How much do you need on your card? Add a buffer for sales tax and shipping: we recommend{' '}
         {RECOMMENDED_TAX_BUFFER_PERCENT}%.
       </p>
-      {limitReached && (
-        <Notice tone="warning" title="Monthly limit reached">
+      {limitReached ? (
+        <Notice tone="warning" title="Monthly limit reached" role="alert">
           {monthlyLimitMessage(profile.subscription)} <Link to="/upgrade">See plans</Link>
         </Notice>
+      ) : (
+        allowance.data &&
+        combinesLeftText(allowance.data) && (
+          <p className="wizard-allowance text-small" data-testid="combines-left">
+            {combinesLeftText(allowance.data)}
+          </p>
+        )
       )}
       {prefillNote && <Notice tone="info">{prefillNote}</Notice>}
       <form className="form wizard-amount-form" noValidate onSubmit={onCalculate}>
@@ -137,7 +144,8 @@ export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNot
       </form>
 
       <WizardActions>
-        <Button onClick={() => void actions.continueFromAmount()} disabled={!totals} loading={pending.amount}>
+        {/* At the limit nothing would complete, so nothing starts: no card is held in vain (issue 22). */}
+        <Button onClick={() => void actions.continueFromAmount()} disabled={!totals || limitReached} loading={pending.amount}>
           Continue
           <Icon name="arrowRight" size={18} />
         </Button>

@@ -14,7 +14,7 @@ import { useToast } from '../../../ui/toast';
 import { useQuote } from '../api';
 import { errorMessage } from '../../../lib/api';
 import { sourceName } from '../labels';
-import { quoteFingerprint } from '../use-wizard';
+import { quoteFingerprint } from '../../../../core/wizard-flow';
 import type { ReviewChoices, Wizard } from '../use-wizard';
 import { WizardActions } from './WizardActions';
 

@@ -447,7 +447,7 @@ function DemoTestCards({ onUse }: { onUse: (number: string) => void }) {
     <section className="demo-test-cards" aria-labelledby="demo-test-cards-heading">
       <h4 id="demo-test-cards-heading" className="demo-test-cards-title">
         <Icon name="info" size={16} />
-        Demo mode: use a test card number
+        Demo mode: test numbers to try
       </h4>
       <p className="text-small text-muted">
         Made-up numbers are expected here; nothing is charged. Use any future expiry date and any 3 digits as CVV. About 1 in 10 pre-authorizations is declined at

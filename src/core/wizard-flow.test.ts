@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Combine, CombineSource, Quote } from '../../../contracts/combines';
 import {
   attemptFingerprint,
   initialWizardState,
@@ -8,46 +7,25 @@ import {
   restoreFromCombine,
   sourcesFunding,
   wizardReducer,
-} from './use-wizard';
-import type { WizardUiState } from './use-wizard';
+} from './wizard-flow';
+import type { DraftFacts, QuoteFigures, WizardUiState } from './wizard-flow';
 
-function source(overrides: Partial<CombineSource> = {}): CombineSource {
-  return {
-    id: 'src-1',
-    position: 0,
-    type: 'credit',
-    provider: 'visa',
-    chargeCents: 30_000,
-    brand: 'visa',
-    last4: '4242',
-    expMonth: 12,
-    expYear: 2030,
-    status: 'authorized',
-    sourceCardId: null,
-    bnplCardBrand: null,
-    bnplCardLast4: null,
-    processorFeeCents: 900,
-    productFeeCents: 300,
-    netCents: 28_800,
-    bnplFeeMaxCents: 0,
-    bnplFeeActualCents: 0,
-    rebateCents: 0,
-    oneTimeCardChargeCents: null,
-    ...overrides,
-  };
+// The wizard's browser state, tested without React (issue 22: the reducer moved here from the
+// web hook). The draft fixtures carry only what the wizard reads of the server's combine.
+
+type Source = DraftFacts['sources'][number] & { position: number; last4: string; brand: string; provider: string };
+
+function source(overrides: Partial<Source> = {}): Source {
+  return { id: 'src-1', position: 0, type: 'credit', provider: 'visa', chargeCents: 30_000, brand: 'visa', last4: '4242', bnplCardLast4: null, netCents: 28_800, ...overrides };
 }
 
-function combine(overrides: Partial<Combine> = {}): Combine {
+function combine(overrides: Partial<DraftFacts> = {}): DraftFacts {
   const sources = overrides.sources ?? [source()];
   const net = sources.reduce((sum, s) => sum + s.netCents, 0);
   const total = overrides.totalAmountCents ?? 55_000;
   return {
     id: 'combine-1',
-    status: 'incomplete',
-    baseAmountCents: 50_000,
-    taxBufferCents: 5_000,
     totalAmountCents: total,
-    includeTaxBuffer: true,
     baseInput: '500',
     bufferInput: '10',
     bufferMode: 'percent',
@@ -57,30 +35,8 @@ function combine(overrides: Partial<Combine> = {}): Combine {
     useBoost: false,
     creationFeeSourceIdx: -1,
     cardType: 'general',
-    promoApplied: false,
-    bnplFeeMaxCents: 0,
-    bnplFeeActualCents: 0,
-    cardId: null,
-    rebateId: null,
-    formData: {},
     sources,
-    card: null,
-    rebates: [],
-    funding: {
-      productFeePpm: 10_000,
-      netTotalCents: net,
-      remainingToFundCents: Math.max(0, total - net),
-      overfundCents: Math.max(0, net - total),
-      canContinue: net >= total && sources.length > 0,
-      suggestedChargeCents: { card: 0, bnpl: 0, internal: 0 },
-    },
-    createdAt: '2026-11-01T10:00:00.000Z',
-    updatedAt: '2026-11-01T10:00:00.000Z',
-    savedAt: '2026-11-01T10:05:00.000Z',
-    completedAt: null,
-    simulated: true,
-    testSource: 'MVP-Demo',
-    environment: 'test',
+    funding: { netTotalCents: net, canContinue: net >= total && sources.length > 0 },
     ...overrides,
   };
 }
@@ -124,7 +80,7 @@ describe('the amount step (spec §4: Continue only after Calculate; editing rese
 describe('resuming a saved draft (spec §2: the saved step, default 1)', () => {
   it('restores the amount inputs, the calculation, the choices and the saved step', () => {
     const draft = combine({
-      currentStep: 4,
+      currentStep: 5,
       sources: FUNDED,
       bufferMode: 'dollars',
       bufferInput: '50',
@@ -134,7 +90,7 @@ describe('resuming a saved draft (spec §2: the saved step, default 1)', () => {
     });
     const state = restoreFromCombine(initialWizardState(), draft);
     expect(state.combineId).toBe('combine-1');
-    expect(state.step).toBe(4);
+    expect(state.step).toBe(5);
     expect(state.amount).toEqual({ baseInput: '500', bufferInput: '50', bufferMode: 'dollars' });
     expect(state.totals?.totalCents).toBe(55_000);
     expect(state.choices).toEqual({ useBoost: true, creationFeeSourceIdx: 1, cardType: 'single-use' });
@@ -147,6 +103,13 @@ describe('resuming a saved draft (spec §2: the saved step, default 1)', () => {
 
   it('goes back to Sources when the sources no longer cover the total', () => {
     expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, sources: [source()] })).step).toBe(2);
+  });
+
+  it('opens the one review for a draft saved on step 4 with no BNPL checkout left to do (decision 052)', () => {
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, sources: FUNDED })).step).toBe(5);
+    const bnpl = [source({ type: 'bnpl', provider: 'klarna', netCents: 55_000 })];
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, sources: bnpl, bnplStepCompleted: true })).step).toBe(4);
+    expect(restoreFromCombine(initialWizardState(), combine({ currentStep: 4, sources: bnpl, bnplStepCompleted: true, bnplCheckoutCompleted: true })).step).toBe(5);
   });
 
   it('does not open the BNPL setup without a BNPL source', () => {
@@ -188,7 +151,7 @@ describe('step 2 Continue (core fundingCheck on the server figures)', () => {
 });
 
 describe('one Idempotency-Key per Create attempt', () => {
-  const quote = { cardAmountCents: 54_990, totalChargedCents: 57_295, productFeeCents: 573 } as Quote;
+  const quote = { cardAmountCents: 54_990, totalChargedCents: 57_295, productFeeCents: 573 } as QuoteFigures;
   const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' as const };
 
   it('a retry of the same request keeps the key; a different request gets a new one', () => {
@@ -215,7 +178,7 @@ describe('one Idempotency-Key per Create attempt', () => {
   });
 
   it('going back to Sources after a changed quote drops the old figures, so the review fetches fresh ones', () => {
-    const changed = wizardReducer({ ...initialWizardState(), step: 6, combineId: 'combine-1' }, { type: 'quote_changed', quote: { ...quote, canContinue: false } });
+    const changed = wizardReducer({ ...initialWizardState(), step: 6, combineId: 'combine-1' }, { type: 'quote_changed', quote: { ...quote, cardAmountCents: 9_800 } });
     const atSources = wizardReducer(changed, { type: 'step_changed', step: 2 });
     expect(atSources).toMatchObject({ step: 2, changedQuote: null });
   });
