@@ -3,12 +3,11 @@ import type { WizardState } from '../../../../core/wizard';
 import { Icon } from '../../../ui/Icon';
 
 /**
- * The labels of the progress bar's six steps. Without a BNPL source step 3 does not happen and
- * steps 4 and 5 are both the review (core/wizard.ts): they read 'Review' and 'Confirm' so the bar
- * never shows the same word twice.
+ * The labels of the progress bar's six steps. Without a BNPL source steps 3 and 4 do not happen
+ * (the one review is step 5, docs/decisions/052): they show as skipped once passed.
  */
-export function progressLabels(hasBnpl: boolean): string[] {
-  return ['Amount', 'Sources', 'BNPL Setup', hasBnpl ? 'BNPL Checkout' : 'Review', hasBnpl ? 'Review' : 'Confirm', 'Processing'];
+export function progressLabels(_hasBnpl: boolean): string[] {
+  return ['Amount', 'Sources', 'BNPL Setup', 'BNPL Checkout', 'Review', 'Processing'];
 }
 
 type Props = { machine: WizardState; progressStep: number; done: boolean };
@@ -34,7 +33,7 @@ export function WizardProgress({ machine, progressStep, done }: Props) {
       <ol className="wizard-progress-list">
         {labels.map((label, index) => {
           const step = index + 1;
-          const skipped = step === 3 && !machine.hasBnpl && progressStep > 2;
+          const skipped = (step === 3 || step === 4) && !machine.hasBnpl && progressStep > 2;
           const status = done || step < progressStep ? (skipped ? 'skipped' : 'complete') : step === progressStep ? 'current' : 'upcoming';
           return (
             <li key={step} className={`wizard-progress-item is-${status}`} aria-current={status === 'current' ? 'step' : undefined}>

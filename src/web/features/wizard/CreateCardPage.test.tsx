@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import CreateCardPage from './CreateCardPage';
+import { fakeApi, renderPage } from '../../test/render';
+import { profileFixture } from '../../test/fixtures';
+import { fakeCombines } from '../../test/fake-combines';
+
+// The create-card wizard driven as a user would, against a fake combine API (fees from the core).
+
+function setup(options: { remaining?: number | null } = {}) {
+  const server = fakeCombines(options);
+  const api = fakeApi({ 'GET /api/session': { body: { signedIn: true, profile: profileFixture() } }, ...server.routes });
+  const page = renderPage(<CreateCardPage />, { path: '/create-card' });
+  return { ...page, server, api };
+}
+
+const heading = (name: string) => screen.findByRole('heading', { level: 2, name });
+
+async function amountStep(user: ReturnType<typeof setup>['user'], base: string, buffer = '10') {
+  await user.type(screen.getByLabelText(/^Purchase amount/), base);
+  await user.clear(screen.getByLabelText(/^Tax buffer/));
+  await user.type(screen.getByLabelText(/^Tax buffer/), buffer);
+  await user.click(screen.getByRole('button', { name: 'Calculate' }));
+}
+
+async function addCard(user: ReturnType<typeof setup>['user'], options: { number?: string; amount?: string } = {}) {
+  await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
+  await user.selectOptions(screen.getByLabelText(/^Provider/), 'visa');
+  if (options.amount) await user.type(screen.getByLabelText(/^Amount to charge/), options.amount);
+  else await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
+  await user.type(screen.getByLabelText(/^Card number/), options.number ?? '4242424242424242');
+  await user.selectOptions(screen.getByLabelText('Expiry month'), '12');
+  await user.selectOptions(screen.getByLabelText('Expiry year'), String(new Date().getFullYear() + 2));
+  await user.type(screen.getByLabelText(/^CVV/), '123');
+  await user.click(screen.getByRole('button', { name: /Add Source/ }));
+}
+
+describe('create-card wizard (spec §2, §4; decision 052)', () => {
+  it('step 1: Continue waits for Calculate, a bad amount shows the spec message, editing resets the total', async () => {
+    const { user } = setup();
+    expect(await heading('Amount')).toBeTruthy();
+    expect(await screen.findByText('3 of 3 combines left this month')).toBeTruthy();
+    const continueButton = screen.getByRole('button', { name: 'Continue' });
+    expect(continueButton).toHaveProperty('disabled', true);
+    await amountStep(user, '5o0');
+    expect((await screen.findByRole('alert')).textContent).toContain('Both fields must contain only numbers or a decimal point.');
+    await user.clear(screen.getByLabelText(/^Purchase amount/));
+    await amountStep(user, '500');
+    expect(screen.getByTestId('combined-total').textContent).toBe('$550.00');
+    expect(continueButton).toHaveProperty('disabled', false);
+    await user.type(screen.getByLabelText(/^Purchase amount/), '0');
+    expect(screen.queryByTestId('combined-total')).toBeNull();
+    expect(continueButton).toHaveProperty('disabled', true);
+  });
+
+  it('at the monthly limit, step 1 says so and nothing can start', async () => {
+    const { user, api } = setup({ remaining: 0 });
+    expect((await screen.findByRole('alert')).textContent).toContain('You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.');
+    await amountStep(user, '100');
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveProperty('disabled', true);
+    expect(api.bodiesOf('POST', '/api/combines')).toEqual([]);
+  });
+
+  it('without BNPL: amount → sources → one review that creates the card → success; Back from the review goes to Sources', async () => {
+    const { user, api, server } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await heading('Sources')).toBeTruthy();
+    // Continue on Sources waits for full funding.
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveProperty('disabled', true);
+    await addCard(user);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    // One review, straight away, with the figures and the only button that charges.
+    expect(await heading('Review and create')).toBeTruthy();
+    expect(screen.getByText(/Step 5 of 6/)).toBeTruthy();
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await heading('Sources')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await heading('Review and create')).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Create Virtual Card' }));
+
+    expect(await heading('Card Created Successfully')).toBeTruthy();
+    expect(screen.getByTestId('card-amount').textContent).toBe('$99.90');
+    expect(screen.getByText(/Nov 25, 2027 \(printed as 11\/27\)/)).toBeTruthy();
+    expect(server.completed()).toBe(1);
+    // The create call carried an Idempotency-Key and the figures the user saw.
+    const create = api.sent.find((r) => r.path.endsWith('/complete'));
+    expect(create?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(create?.body).toMatchObject({ expected: { cardAmountCents: 9_990 } });
+  });
+
+  it('with BNPL: setup (3) and checkout (4) come before the review; Back from the checkout goes to setup', async () => {
+    const { user } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'klarna');
+    await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await heading('BNPL Setup')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save for Later' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /created the card/ }));
+    expect(await heading('BNPL Checkout')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await heading('BNPL Setup')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /created the card/ }));
+    await heading('BNPL Checkout');
+
+    // The checkout's own validation, then the one-time card.
+    await user.click(screen.getByRole('button', { name: 'Continue to review' }));
+    expect(await screen.findByText('Please enter a valid card number.', { selector: '.field-error, .field-error *' })).toBeTruthy();
+    await user.type(screen.getByLabelText(/^Card number/), '4111 1111 1111 1111');
+    await user.type(screen.getByLabelText(/^Expiry/), '12/30');
+    await user.type(screen.getByLabelText(/^CVV/), '123');
+    await user.click(screen.getByRole('button', { name: 'Continue to review' }));
+    expect(await heading('Review and create')).toBeTruthy();
+  });
+
+  it('a declined card says what happened, keeps what was typed, and Try again resends it', async () => {
+    const { user, server, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    // Demo mode lists the test numbers with the card fields, including the one always declined.
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
+    const demo = await screen.findByRole('region', { name: /Demo mode: test numbers to try/ });
+    expect(within(demo).getByText(/always declined/)).toBeTruthy();
+    server.declineNext();
+    await addCard(user);
+    const declined = await screen.findByRole('alert');
+    expect(declined.textContent).toContain('Declined by the card issuer. In demo mode about 1 in 10 pre-authorizations are declined at random');
+    expect((screen.getByLabelText(/^Card number/) as HTMLInputElement).value).toBe('4242 4242 4242 4242');
+    expect((screen.getByLabelText(/^CVV/) as HTMLInputElement).value).toBe('123');
+    await user.click(within(declined).getByRole('button', { name: /Try again/ }));
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(2);
+  });
+
+  it('the source form names each missing field with the spec message', async () => {
+    const { user } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    const add = screen.getByRole('button', { name: /Add Source/ });
+    const expectError = async (message: string) => expect(await screen.findAllByText(message)).not.toHaveLength(0);
+    await user.click(add);
+    await expectError('Please select a payment source type');
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
+    await user.click(add);
+    await expectError('Please select a provider');
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'visa');
+    await user.click(add);
+    await expectError('Please enter a valid amount');
+    await user.type(screen.getByLabelText(/^Amount to charge/), '10.123');
+    await user.click(add);
+    await expectError('Amounts can have at most 2 decimal places.');
+    await user.clear(screen.getByLabelText(/^Amount to charge/));
+    await user.type(screen.getByLabelText(/^Amount to charge/), '50');
+    await user.type(screen.getByLabelText(/^Card number/), '4242 4242');
+    await user.click(add);
+    await expectError('Please enter a valid card number');
+    expect(screen.getByLabelText(/^Card number/).getAttribute('aria-invalid')).toBe('true');
+    await user.clear(screen.getByLabelText(/^Card number/));
+    await user.type(screen.getByLabelText(/^Card number/), '4242424242424242');
+    await user.click(add);
+    await expectError('Please enter a valid expiry date');
+    await user.selectOptions(screen.getByLabelText('Expiry month'), '12');
+    await user.selectOptions(screen.getByLabelText('Expiry year'), String(new Date().getFullYear() + 2));
+    await user.click(add);
+    await expectError('Please enter a valid CVV');
+  });
+});
