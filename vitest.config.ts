@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 //    as a user would (labels, roles, typing); the API is a fake fetch, no server;
 //  - integration: the Fastify app against a real database. They run once per engine
 //    (PGlite in-process, then PostgreSQL) so SQL that only works on one engine fails here.
-const integrationInclude = ['src/server/**/*.test.ts', 'tests/integration/**/*.test.ts'];
+const integrationInclude = ['src/server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/contract/**/*.test.ts'];
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },

@@ -7,7 +7,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { swaggerOptions } from './openapi';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { projectRoot } from './lib/paths';
@@ -15,6 +16,7 @@ import { createSpaHtml, routePreloadsSchema } from './web/spa-html';
 import { errorsPlugin, frameworkErrors } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { sessionPlugin } from './plugins/session';
+import { requestOrderPlugin } from './plugins/request-order';
 import { readCachePlugin } from './plugins/read-cache';
 import { setRateLimitsDisabled } from './plugins/rate-limit';
 import { systemRoutes } from './features/system/routes';
@@ -110,14 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityPlugin);
   await app.register(fastifyCookie);
   await app.register(sessionPlugin);
+  // Before swagger and the routes: it completes every /api route's schema (security, statuses).
+  await app.register(requestOrderPlugin);
   await app.register(readCachePlugin);
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'PayWeave API', version: '1.0.0', description: 'Money in integer cents; errors are {error: {code, message}}.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pw_session' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, swaggerOptions);
 
   await app.register(
     async (api) => {

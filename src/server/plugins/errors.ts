@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors';
+import { unknownKeysOf } from '../lib/strict-schema';
 import { pgCode } from '../lib/transaction';
 import { setSecurityHeaders } from './security';
 
@@ -88,6 +89,16 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return reply.status(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The methods a route answers on this concrete path (the SPA's catch-all `GET /*` is not one). */
+function allowedMethods(app: FastifyInstance, path: string): string[] {
+  return METHODS.filter((method) => {
+    const route = app.findRoute({ method, url: path });
+    return route !== null && route.params['*'] === undefined;
+  });
+}
+
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
     const problem = request.body === undefined ? null : unstorable(request.body);
@@ -100,10 +111,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message, details: error.details } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      const unknown = unknownKeysOf(error.validation);
+      const what = error.validationContext === 'querystring' ? 'query parameter' : 'field';
       return reply.status(400).send({
         error: {
           code: 'validation_error',
-          message: firstIssueMessage(error),
+          message: unknown ? `Unknown ${what}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.` : firstIssueMessage(error),
           details: error.validation.map((v) => ({ path: v.instancePath, message: v.message })),
         },
       });
@@ -136,6 +149,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ error: { code: 'not_found', message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` } });
+    const path = request.url.split('?')[0] ?? '/';
+    // A path the API knows, asked with a method it does not take: 405 with what it does take.
+    const allowed = path.startsWith('/api/') ? allowedMethods(app, path) : [];
+    if (allowed.length > 0) {
+      return reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.` } });
+    }
+    return reply.status(404).send({ error: { code: 'not_found', message: `No such endpoint: ${request.method} ${path}` } });
   });
 });

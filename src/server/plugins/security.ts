@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../lib/errors';
 
 // CSP without inline scripts (Vite emits only external modules). Inline styles are allowed
 // because the accessible primitives position popovers with style attributes.
@@ -53,9 +52,9 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
   if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
 }
 
+// The CSRF refusal itself runs in plugins/request-order.ts, after the session check (one order).
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     setSecurityHeaders(request, reply);
-    if (request.url.startsWith('/api/') && isCrossSite(request)) throw new AppError(403, 'csrf_failed', CSRF_MESSAGE);
   });
 });

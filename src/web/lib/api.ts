@@ -5,11 +5,17 @@
 // when it sent one (they are written for users), otherwise one chosen by status, never "The
 // server answered 500". A failure on our side also carries a short reference, the start of the
 // request id the server logged, for the user to quote to support.
+import type { ErrorCode } from '../../contracts/errors';
+// The list itself is not imported: contracts/errors.ts pulls zod, which the entry chunk does not need.
+const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && /^[a-z_]+$/.test(value);
+
+/** The API's codes (src/contracts/errors.ts), and the two this wrapper adds when there is no answer to read. */
+export type ApiErrorCode = ErrorCode | 'network_error' | 'http_error';
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
     /** The server's x-request-id for this request, when it answered at all. */
@@ -74,10 +80,10 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   if (response.status === 204) return undefined as T;
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const error = (payload as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+    const error = (payload as { error?: { code?: unknown; message?: string; details?: unknown } } | undefined)?.error;
     throw new ApiError(
       response.status,
-      error?.code ?? 'http_error',
+      isErrorCode(error?.code) ? error.code : 'http_error',
       error?.message || statusMessage(response.status),
       error?.details,
       response.headers.get('x-request-id'),

@@ -394,9 +394,13 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       const meA = await a.request('GET', '/api/me');
       expect(meA.json()).toMatchObject({ id: profileA.id, email: emailA });
       expect(JSON.stringify(meA.json())).not.toContain(emailB);
-      // Query strings or headers naming B change nothing: the user comes from the session only.
-      const sneaky = await a.request('GET', `/api/me?userId=${profileB.id}`, undefined, { 'x-user-id': profileB.id });
+      // Headers naming B change nothing: the user comes from the session only; a query naming B
+      // is an unknown parameter, refused (issue 21).
+      const sneaky = await a.request('GET', '/api/me', undefined, { 'x-user-id': profileB.id });
       expect(sneaky.json()).toMatchObject({ id: profileA.id });
+      const sneakyQuery = await a.request('GET', `/api/me?userId=${profileB.id}`);
+      expect(sneakyQuery.statusCode).toBe(400);
+      expect(sneakyQuery.json().error.message).toBe('Unknown query parameter: userId.');
 
       // B's password does not work as A's current password, and A cannot take B's e-mail.
       const wrongPw = await a.request('PUT', '/api/me/email', { email: freshEmail('x'), currentPassword: OTHER_STRONG_PASSWORD });

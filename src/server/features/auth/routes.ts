@@ -24,6 +24,7 @@ import { registerUser } from './register-user';
 import { signIn } from './sign-in';
 import { totpKey } from './two-factor';
 import { completeTwoFactorSignIn } from './two-factor-sign-in';
+import { PUBLIC, SESSION_OPTIONAL } from '../../plugins/request-order';
 
 const noContent = z.null().describe('No content');
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
@@ -39,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Create an account and sign in (sets the session cookie)',
+        security: PUBLIC, summary: 'Create an account and sign in (sets the session cookie)',
         body: registerRequest,
         response: { 201: profile, ...errors },
       },
@@ -65,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary:
+        security: PUBLIC, summary:
           'Sign in (a new session cookie; remember-me keeps it 30 days). With two-factor sign-in on, a right password answers {twoFactorRequired, challengeId} and no session: continue with POST /api/auth/login/two-factor',
         body: loginRequest,
         response: { 200: loginResponse, ...errors },
@@ -94,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary:
+        security: PUBLIC, summary:
           'Second sign-in step: a code from the authenticator app or a single-use recovery code (challenge valid 5 minutes, 5 attempts); sets the session cookie',
         body: loginTwoFactorRequest,
         response: { 200: profile, ...errors },
@@ -117,7 +118,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/logout',
-    { schema: { tags: ['auth'], summary: 'Sign out: ends the session server-side and clears the cookie', response: { 204: noContent, 403: errorResponse } } },
+    { schema: { tags: ['auth'], security: SESSION_OPTIONAL, summary: 'Sign out: ends the session server-side and clears the cookie', response: { 204: noContent, 403: errorResponse } } },
     async (request, reply) => {
       if (request.auth) {
         await deleteSession(app.db, request.auth.sessionId);
@@ -133,7 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Ask for a password-reset e-mail (the same answer whether or not the account exists)',
+        security: PUBLIC, summary: 'Ask for a password-reset e-mail (the same answer whether or not the account exists)',
         body: passwordResetRequest,
         response: { 202: passwordResetAccepted, ...errors },
       },
@@ -152,7 +153,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
+        security: PUBLIC, summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
         body: passwordResetConfirmRequest,
         response: { 204: noContent, ...errors },
       },

@@ -7,13 +7,14 @@ import { mailboxResponse } from '../../../contracts/auth';
 import { errorResponse } from '../../../contracts/common';
 import { outbox } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { PUBLIC } from '../../plugins/request-order';
 
 export const MAILBOX_LIMIT = 50;
 
 export const devRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dev/mailbox',
-    { schema: { tags: ['dev'], summary: 'Demo mode only: the newest stored e-mails', response: { 200: mailboxResponse, 404: errorResponse } } },
+    { schema: { tags: ['dev'], security: PUBLIC, summary: 'Demo mode only: the newest stored e-mails', response: { 200: mailboxResponse, 404: errorResponse } } },
     async (request) => {
       if (!app.config.demoMode) throw notFound(`No such endpoint: GET ${request.url.split('?')[0]}`);
       const rows = await app.db

@@ -4,11 +4,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sessionState } from '../../../contracts/me';
 import { loadProfile } from './get-profile';
+import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/session',
-    { schema: { tags: ['me'], summary: 'Whether a user is signed in, with their profile if so (never 401)', response: { 200: sessionState } } },
+    { schema: { tags: ['me'], security: SESSION_OPTIONAL, summary: 'Whether a user is signed in, with their profile if so (never 401)', response: { 200: sessionState } } },
     async (request) => {
       const profile = request.auth ? await loadProfile(app.db, request.auth.userId, app.now()) : null;
       return { signedIn: profile !== null, profile };

@@ -8,6 +8,7 @@ import { redactCardNumbers } from '../../../core/cards';
 import { rateLimit, rateLimitKey } from '../../plugins/rate-limit';
 import { deliverMailSoon } from '../auth/routes';
 import { SUPPORT_EMAIL } from '../system/routes';
+import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 /** Messages per IP address per hour: plenty for a person, useless for a spammer. */
 export const SUPPORT_MESSAGES_PER_IP_PER_HOUR = 5;
@@ -19,7 +20,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['system'],
-        summary: 'Send a message to support (queued for the support mailbox)',
+        security: SESSION_OPTIONAL, summary: 'Send a message to support (queued for the support mailbox)',
         body: supportMessageRequest,
         response: { 202: supportMessageResponse, 400: errorResponse, 403: errorResponse, 429: errorResponse },
       },

@@ -61,11 +61,15 @@ describe.skipIf(!run)('system endpoints', () => {
   it('a cross-site state-changing request is refused', async () => {
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/health',
+      url: '/api/auth/login',
       headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
       payload: '{}',
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error: { code: 'csrf_failed' } });
+    // A path that takes no POST says so before anything else (docs/architecture.md, request order).
+    const wrongMethod = await t.app.inject({ method: 'POST', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET, HEAD');
   });
 });

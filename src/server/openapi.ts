@@ -1,0 +1,71 @@
+// The OpenAPI document served at /api/openapi.json, built by @fastify/swagger from the routes'
+// zod schemas (completed by plugins/request-order.ts) and finished here so that it tells a client
+// the truth: OpenAPI 3.1 (so a nullable enum is `anyOf [enum, null]`, which a strict validator
+// accepts), the error shape once as a component with its code enum, errors always as JSON (even
+// where the success is CSV), a description for each status, and Retry-After where it is sent.
+import type { SwaggerOptions } from '@fastify/swagger';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+const STATUS_DESCRIPTIONS: Record<string, string> = {
+  400: 'Invalid request: a body, query, path or header that breaks the schema, or an unknown field or query parameter (named in the message)',
+  401: 'Not signed in (checked before anything else about the request)',
+  402: 'Declined by the card processor',
+  403: 'Refused: a cross-site request (csrf_failed), or not allowed for this user (code says which)',
+  404: 'Not found (or not this user’s)',
+  409: 'Conflicts with the current state (code says which)',
+  413: 'The body is larger than 64 KB',
+  414: 'A path parameter is too long',
+  415: 'The body is not application/json',
+  422: 'The Idempotency-Key was used for a different request',
+  429: 'Too many attempts; retry after Retry-After seconds',
+  501: 'Not available in live mode',
+  503: 'Temporarily unavailable (database or password hashing busy); retry after Retry-After seconds',
+};
+
+const RETRY_AFTER = {
+  description: 'Seconds to wait before retrying',
+  required: true,
+  schema: { type: 'string', pattern: '^[0-9]+$' },
+};
+
+type Media = { schema?: unknown };
+type Response = { description?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
+type Operation = { responses?: Record<string, Response> };
+type Document = { paths?: Record<string, Record<string, Operation>> };
+
+/** The finishing pass over the whole document (see the top of this file). */
+export function finishDocument(document: Document): Document {
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const code = Number(status);
+        if (code >= 400 && response.content) {
+          // An error is JSON whatever the success is (GET /api/history.csv answers text/csv).
+          const first = Object.values(response.content)[0];
+          response.content = { 'application/json': first ?? {} };
+        }
+        if (response.description === 'Default Response') {
+          response.description = STATUS_DESCRIPTIONS[status] ?? (code < 300 ? 'Success' : 'Error');
+        }
+        if (code === 429 || code === 503) response.headers = { 'Retry-After': RETRY_AFTER, ...response.headers };
+      }
+    }
+  }
+  return document;
+}
+
+export const swaggerOptions: SwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'PayWeave API',
+      version: '1.0.0',
+      description:
+        'Money in integer cents. Errors are `{error: {code, message, details?}}` with `code` from a closed list. ' +
+        'Conventions (sessions, CSRF, idempotency, errors, pagination, unknown parameters): docs/api.md.',
+    },
+    components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pw_session' } } },
+  },
+  transform: jsonSchemaTransform,
+  transformObject: (input) => finishDocument(jsonSchemaTransformObject(input) as Document) as ReturnType<typeof jsonSchemaTransformObject>,
+};

@@ -1,0 +1,115 @@
+// The API's one request order and the contract it implies (docs/architecture.md, "Request
+// order"). For a request that reaches a route:
+//
+//   1. 401 unauthorized   a session-only operation without a live session, whatever the body,
+//                         query or headers hold (a stranger learns nothing about the forms);
+//   2. 403 csrf_failed    a state-changing request from another site;
+//   3. 415                a body that is not application/json (Fastify's body parsing);
+//   4. 400                the body, query, path or headers break their (strict) schemas;
+//   5. the handler:       rate limits (429), then the operation's own refusals (403/404/409/...).
+//
+// Before all of them the router answers unknown paths (404) and known paths with another
+// method (405 with Allow; plugins/errors.ts).
+//
+// Which operations are session-only is said once, by the route's OpenAPI `security`: every /api
+// route is session-only unless it declares `security: []` (public) or `[{}, {session: []}]`
+// (either). The same declaration is what the document publishes, so the two cannot disagree.
+// The hook below also gives every /api route what the plumbing can answer on its behalf (the
+// statuses above, 413, 414 and 503) so the document lists every status the server can send.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { errorResponse } from '../../contracts/errors';
+import { AppError, unauthorized } from '../lib/errors';
+import { strictSchema } from '../lib/strict-schema';
+import { CSRF_MESSAGE, isCrossSite } from './security';
+
+export type SecurityRequirement = Record<string, string[]>;
+export const SESSION_ONLY: SecurityRequirement[] = [{ session: [] }];
+export const PUBLIC: SecurityRequirement[] = [];
+/** Signed in or out, the answer differs (e.g. GET /api/session). */
+export const SESSION_OPTIONAL: SecurityRequirement[] = [{}, { session: [] }];
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type RouteSchema = {
+  security?: SecurityRequirement[];
+  querystring?: unknown;
+  params?: unknown;
+  body?: unknown;
+  headers?: unknown;
+  response?: Record<string | number, unknown>;
+  operationId?: string;
+  hide?: boolean;
+};
+
+/** Whether the declared security admits no anonymous caller. */
+export function requiresSession(security: SecurityRequirement[] | undefined): boolean {
+  if (!security || security.length === 0) return false;
+  return !security.some((requirement) => Object.keys(requirement).length === 0);
+}
+
+/** GET /combines/:id/sources/:sourceId → getCombinesByIdSourcesBySourceId (stable, unique per method and path). */
+export function operationIdFor(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? `by-${segment.slice(1)}` : segment))
+    .join('-')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
+
+function isApiRoute(url: string | undefined): boolean {
+  return url !== undefined && url.startsWith('/api/');
+}
+
+function methodsOf(route: RouteOptions): string[] {
+  return Array.isArray(route.method) ? route.method : [route.method];
+}
+
+export const requestOrderPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      if (!isApiRoute(route.url)) return;
+      const schema = (route.schema ?? {}) as RouteSchema;
+      if (schema.hide) return;
+      route.schema = schema as RouteOptions['schema'];
+      schema.security ??= SESSION_ONLY;
+      // No query parameter or field is silently ignored: unknown ones answer 400 naming them,
+      // and an operation without query parameters takes none.
+      schema.querystring = schema.querystring ? strictSchema(schema.querystring as z.ZodType) : z.strictObject({});
+      if (schema.body) schema.body = strictSchema(schema.body as z.ZodType);
+      const methods = methodsOf(route);
+      if (methods.length === 1 && !methods.includes('HEAD')) schema.operationId ??= operationIdFor(methods[0]!, route.url);
+
+      const added: Record<number, unknown> = { 400: errorResponse, 503: errorResponse };
+      if (requiresSession(schema.security)) added[401] = errorResponse;
+      if (methods.some((method) => BODY_METHODS.has(method))) {
+        added[403] = errorResponse;
+        added[413] = errorResponse;
+        added[415] = errorResponse;
+      }
+      if (schema.params) added[414] = errorResponse;
+      const headers = schema.headers as { shape?: Record<string, unknown> } | undefined;
+      if (headers?.shape && 'idempotency-key' in headers.shape) {
+        added[409] = errorResponse; // the same key still being processed
+        added[422] = errorResponse; // the same key with another request
+      }
+      const config = route.config as { rateLimit?: unknown } | undefined;
+      if (config?.rateLimit) added[429] = errorResponse;
+      schema.response = { ...added, ...schema.response };
+    });
+
+    app.addHook('onRequest', async (request: FastifyRequest) => {
+      const url = request.routeOptions.url;
+      if (!isApiRoute(url)) return;
+      const security = (request.routeOptions.schema as RouteSchema | undefined)?.security;
+      if (requiresSession(security) && !request.auth) throw unauthorized();
+      if (isCrossSite(request)) throw new AppError(403, 'csrf_failed', CSRF_MESSAGE);
+    });
+  },
+  { name: 'payweave-request-order', dependencies: ['payweave-session'] },
+);
