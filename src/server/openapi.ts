@@ -31,10 +31,12 @@ const RETRY_AFTER = {
 type Media = { schema?: unknown };
 type Response = { description?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
 type Operation = { responses?: Record<string, Response> };
-type Document = { paths?: Record<string, Record<string, Operation>> };
+type Document = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
 
 /** The finishing pass over the whole document (see the top of this file). */
 export function finishDocument(document: Document): Document {
+  // Schemas with an id are emitted twice (as read and as written); no request uses the error's.
+  delete document.components?.schemas?.ErrorInput;
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {

@@ -1,7 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contracts/common';
+import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
@@ -68,7 +68,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Simulate a purchase (demo mode; Idempotency-Key required). Declines answer 402 `declined` and are recorded.',
         params: cardParams,
-        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        headers: idempotentHeaders,
         body: purchaseRequest,
         response: { 201: purchaseResponse, 402: errorResponse, 409: errorResponse, 422: errorResponse, 501: errorResponse, ...errors },
       },

@@ -286,8 +286,11 @@ describe.skipIf(!run)(`cash-out API in live mode (${testEngine()})`, () => {
     const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
     expect(res.statusCode).toBe(501);
     expect(res.json().error.message).toBe('Live mode not yet implemented');
+    // A request without its required Idempotency-Key is refused by validation first, in live mode
+    // as in demo mode (docs/architecture.md, request order), and changes nothing either.
     const noKey = await user.request('POST', '/api/cashouts', { cardId, amountCents: 1_000, payoutMethod: 'ach' });
-    expect(noKey.statusCode).toBe(501);
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json().error.message).toBe('An Idempotency-Key header is required for this request.');
     expect((await cardRow(t, cardId)).remainingAmountCents).toBe(10_000);
     expect(await t.database.db.select().from(transactions).where(eq(transactions.type, 'cashout'))).toEqual([]);
     expect((await checkLedger(t.database.db)).problems).toEqual([]);

@@ -1,7 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contracts/common';
+import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { cashoutList, createCashoutRequest, createCashoutResponse, listCashoutsQuery } from '../../../contracts/cashouts';
 import { liveModeNotImplemented } from '../../lib/errors';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
@@ -19,7 +19,7 @@ export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Cash out a card to a payout method (Idempotency-Key required)',
-        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        headers: idempotentHeaders,
         body: createCashoutRequest,
         response: { 201: createCashoutResponse, 422: errorResponse, 501: errorResponse, ...errors },
       },

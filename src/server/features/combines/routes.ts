@@ -1,7 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contracts/common';
+import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import {
   addSourceRequest,
   bnplCardRequest,
@@ -94,7 +94,7 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Create the virtual card (Idempotency-Key required)',
         params: idParams,
-        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        headers: idempotentHeaders,
         body: completeCombineRequest,
         response: { 201: completeCombineResponse, 403: errorResponse, 422: errorResponse, 501: errorResponse, ...errors },
       },

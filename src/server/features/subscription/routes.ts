@@ -1,7 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contracts/common';
+import { errorResponse, optionallyIdempotentHeaders } from '../../../contracts/common';
 import { cancelResponse, plansResponse, subscriptionView, upgradeRequest, upgradeResponse } from '../../../contracts/subscription';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
 import { requireUser } from '../../plugins/session';
@@ -28,7 +28,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Pay for a higher plan and switch to it (Idempotency-Key recommended)',
-        headers: z.object({ 'idempotency-key': z.string().optional() }).passthrough(),
+        headers: optionallyIdempotentHeaders,
         body: upgradeRequest,
         response: { 200: upgradeResponse, 422: errorResponse, 501: errorResponse, ...errors },
       },
