@@ -1,5 +1,4 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';

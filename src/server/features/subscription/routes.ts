@@ -1,5 +1,4 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, optionallyIdempotentHeaders } from '../../../contracts/common';
 import { cancelResponse, plansResponse, subscriptionView, upgradeRequest, upgradeResponse } from '../../../contracts/subscription';
