@@ -1,6 +1,7 @@
-import os from 'node:os';
 // What one run of the benchmark does: the full measurement (`npm run bench`) or the smoke that
 // `npm test` runs (`--smoke` or BENCH_SMOKE=1: seconds, not minutes, and no floors enforced).
+import os from 'node:os';
+
 export type BenchOptions = {
   smoke: boolean;
   /** Concurrent connections of autocannon and clients of pgbench (the issue: 32). */
