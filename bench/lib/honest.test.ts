@@ -1,0 +1,34 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runHonest, summarise } from './honest';
+
+describe('honest traffic', () => {
+  it('p99 is the nearest rank, and refused requests count against the ok ones', () => {
+    const latencies = Array.from({ length: 200 }, (_, i) => i + 1); // 1..200 ms
+    const figures = summarise(latencies, { 429: 2, 503: 1 }, []);
+    expect(figures).toMatchObject({ sent: 200, ok: 197, p50: 100, p99: 198, max: 200 });
+  });
+
+  it('sends at a steady rate whatever the answers, and records each status', async () => {
+    let served = 0;
+    const server = createServer((_req, res) => {
+      served += 1;
+      res.statusCode = served % 5 === 0 ? 503 : 200;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      const out = await runHonest(url, [{ name: 'ping', rate: 50, next: () => ({ method: 'GET', path: '/' }) }], 0.4);
+      expect(out.ping?.sent).toBe(20);
+      expect(out.ping?.failed).toEqual({ 503: 4 });
+      expect(out.ping?.ok).toBe(16);
+      // 20 requests at 50/s are spread over 0.38 s, not sent at once.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(370);
+    } finally {
+      server.close();
+    }
+  });
+});
