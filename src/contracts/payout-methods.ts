@@ -23,6 +23,15 @@ export const payoutMethodRequest = z.object({
 });
 export type PayoutMethodRequest = z.infer<typeof payoutMethodRequest>;
 
+/**
+ * POST /api/payout-methods: the method and, from issue 22 on, where the money goes (an account
+ * number, a PayPal e-mail or a $cashtag; checked by core/payout-details.ts, only a masked form kept).
+ */
+export const addPayoutMethodRequest = payoutMethodRequest.extend({
+  detail: z.string().max(254).optional(),
+});
+export type AddPayoutMethodRequest = z.infer<typeof addPayoutMethodRequest>;
+
 export const payoutMethodParams = z.object({
   method: z.enum(['ach', 'paypal', 'cashapp'], { error: 'Unknown payout method.' }),
 });
@@ -36,6 +45,8 @@ export const savedPayoutMethod = z.object({
   preferred: z.boolean(),
   /** False when the plan no longer allows it (after a cancelled subscription ended). */
   allowedByPlan: z.boolean(),
+  /** "•••• 6789", an e-mail or a $cashtag; null for a method added before details were asked. */
+  detail: z.string().nullable(),
 });
 export type SavedPayoutMethod = z.infer<typeof savedPayoutMethod>;
 

@@ -118,12 +118,18 @@ test('my cards: newest first, filters with their empty states, grid and list vie
     'href',
     `/create-card?fromCard=${newer.id}&amountCents=${newer.remainingAmountCents}`,
   );
-  await expect(back.getByRole('link', { name: `Cash Out card ending ${newer.last4}` })).toHaveAttribute('href', `/cashout?cardId=${newer.id}`);
+  // Cash Out opens the cash-out modal on this page (spec §2), with this card chosen.
+  await back.getByRole('button', { name: `Cash Out card ending ${newer.last4}` }).click();
+  const cashout = page.getByRole('dialog', { name: 'Cash Out' });
+  await expect(cashout.getByLabel(/^Card/)).toHaveValue(newer.id);
+  await expectAxeClean(page, 'cash-out modal');
+  await page.keyboard.press('Escape');
+  await expect(cashout).toHaveCount(0);
   // A frozen card offers neither, and says why.
   const frozen = tile(page, older.last4);
   await frozen.getByRole('button', { name: `Flip card ending ${older.last4}` }).first().click();
   await expect(frozen.getByText('This card is frozen. Unfreeze it to spend, cash out or use it as a source.')).toBeVisible();
-  await expect(frozen.getByRole('link', { name: /Cash Out/ })).toHaveCount(0);
+  await expect(frozen.getByRole('button', { name: /Cash Out/ })).toHaveCount(0);
 
   // The list view, still newest first.
   await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();

@@ -92,17 +92,24 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
 
   await page.goto(`/cashout?cardId=${card.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Cash Out' })).toBeVisible();
-  // The card is preselected and the amount starts at its whole balance.
+  // The card is preselected; the amount and the method are the user's to choose (issue 22).
   await expect(page.getByRole('combobox', { name: 'Card', exact: true })).toHaveValue(card.id);
+  await expect(page.getByLabel('Amount')).toHaveValue('');
+  await page.getByRole('button', { name: /^Whole balance/ }).click();
   await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
-  // Free: ACH only (DECISIONS §3).
+  // Free: ACH only (DECISIONS §3), not chosen for the user while none is saved.
   const method = page.getByLabel('Payout method');
   await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH']);
-  await expect(method).toHaveValue('ach');
+  await expect(method).toHaveValue('');
+  await method.selectOption('ach');
+  // First use of ACH: the account is asked for, and kept masked.
+  await expect(page.getByLabel('Bank account number')).toBeVisible();
+  await page.getByLabel('Bank account number').fill('000123456789');
 
-  // The amount is clamped to the balance as it is typed.
+  // The amount is clamped to the balance as it is typed, and the form says so.
   await page.getByLabel('Amount').fill('999999');
   await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
+  await expect(page.getByText(`Set to the card's balance, ${usd(card.remainingAmountCents)}: you cannot cash out more than is on the card.`)).toBeVisible();
   // Spec messages, shown once the field was touched.
   await page.getByLabel('Amount').fill('0');
   await page.getByLabel('Amount').blur();
@@ -121,9 +128,16 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   const rest = card.remainingAmountCents - 12_345;
   await expect(first).toContainText(usd(rest));
   await first.getByRole('button', { name: 'Done' }).click();
+  // ACH is now saved (with its masked account) and preferred: chosen, and not asked again.
+  const me = await ok<{ payoutMethods: Array<{ method: string }>; preferredPayout: string | null }>(await page.request.get('/api/me'));
+  expect(me).toMatchObject({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach' }] });
+  const saved = await ok<{ methods: Array<{ detail: string | null }> }>(await page.request.get('/api/payout-methods'));
+  expect(saved.methods[0]?.detail).toBe('•••• 6789');
+  await expect(page.getByLabel('Payout method')).toHaveValue('ach');
+  await expect(page.getByLabel('Bank account number')).toHaveCount(0);
 
-  // The rest: the amount now starts at what is left.
-  await expect(page.getByLabel('Amount')).toHaveValue(dollars(rest));
+  // The rest.
+  await expect(page.getByLabel('Amount')).toHaveValue('');
   const second = await cashOut(page, dollars(rest));
   await expect(second).toContainText('The card is now Cashed Out.');
   await second.getByRole('button', { name: 'Done' }).click();
@@ -204,6 +218,7 @@ test('PayPal is refused on Free and offered after upgrading to Premium through t
   const method = page.getByLabel('Payout method');
   await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal']);
   await method.selectOption('paypal');
+  await page.getByLabel('PayPal e-mail').fill('ada@example.com');
   await page.getByLabel('Amount').fill('100.00');
   // Premium: 0.5%.
   await expect(page.getByTestId('cashout-fee')).toHaveText('$0.50');
@@ -222,20 +237,25 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   // Free: ACH only.
   await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'ACH']);
   await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
+  // Where the money goes is asked with the method (issue 22); only the last 4 digits are kept.
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(panel.getByText('Enter the bank account number (4 to 17 digits).')).toBeVisible();
+  await panel.getByLabel('Bank account number').fill('000123456789');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'ACH added as a payout method')).toBeVisible();
   const list = panel.getByRole('list', { name: 'Your payout methods' });
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem').first()).toContainText('Preferred');
-  await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
-  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
-  await expect(toast(page, 'ACH is already added as a payout method')).toBeVisible();
+  await expect(list.getByRole('listitem').first()).toContainText('•••• 6789');
+  // The picker offers only what is not added yet: on Free, nothing is left.
+  await expect(panel.getByText('Every payout method of the Free plan is added.')).toBeVisible();
   await expectAxeClean(page, '/settings payout methods');
 
   await upgradeViaApi(page.request, 'premium+');
   await page.reload();
-  await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'ACH', 'PayPal', 'Cash App']);
+  await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'PayPal', 'Cash App']);
   await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('paypal');
+  await panel.getByLabel('PayPal e-mail').fill('ada@example.com');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'PayPal added as a payout method')).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(2);

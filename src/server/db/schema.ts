@@ -81,6 +81,8 @@ export const payoutMethods = pgTable(
     status: text('status').notNull().default('active'),
     lastUsed: ts('last_used'),
     createdAt: createdAt(),
+    /** Where the money goes, as the user recognises it: "•••• 6789", an e-mail, a $cashtag (core/payout-details.ts). */
+    detail: text('detail'),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.method] }),

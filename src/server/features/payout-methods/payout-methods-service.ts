@@ -4,6 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { payoutNotAllowedMessage } from '../../../core/cashout';
+import { payoutDetail } from '../../../core/payout-details';
 import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
 import type { PayoutMethod, PlanId } from '../../../core/plans';
 import {
@@ -17,7 +18,7 @@ import {
 } from '../../../contracts/payout-methods';
 import type { DbOrTx, Tx } from '../../db/client';
 import { payoutMethods, users } from '../../db/schema';
-import { conflict, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
 import { payPendingRebates, pendingRebatesOf, type RebatesPaid } from './pay-pending-rebates';
 
@@ -54,6 +55,7 @@ export async function viewPayoutMethods(db: DbOrTx, userId: string): Promise<Pay
               createdAt: row.createdAt.toISOString(),
               preferred: row.method === user.preferredPayout,
               allowedByPlan: isPayoutMethodAllowed(plan, row.method),
+              detail: row.detail,
             },
           ]
         : [],
@@ -68,8 +70,17 @@ async function answer(tx: Tx, userId: string, message: string, rebatesPaid: Reba
   return { ...(await viewPayoutMethods(tx, userId)), message, rebatesPaid };
 }
 
-/** Spec §4: added as active with last_used now; the first one becomes preferred. */
-export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+/**
+ * Spec §4: added as active with last_used now; the first one becomes preferred. `detail` (where
+ * the money goes) is checked and kept masked; it is optional for API clients of before issue 22.
+ */
+export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod, detailInput?: string): Promise<PayoutMethodChange> {
+  let detail: string | null = null;
+  if (detailInput !== undefined) {
+    const checked = payoutDetail(method, detailInput);
+    if (!checked.ok) throw badRequest(checked.message);
+    detail = checked.stored;
+  }
   return afterCommit(app, await inTransaction(app.db, async (tx) => {
     const now = app.now();
     const user = await lockUser(tx, userId);
@@ -77,7 +88,7 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
     if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
     const inserted = await tx
       .insert(payoutMethods)
-      .values({ userId, method, status: 'active', lastUsed: now, createdAt: now })
+      .values({ userId, method, status: 'active', lastUsed: now, createdAt: now, detail })
       .onConflictDoNothing()
       .returning({ method: payoutMethods.method });
     if (inserted.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');

@@ -84,6 +84,23 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
     expect(me).toMatchObject({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active' }] });
   });
 
+  it('where the money goes is checked and kept masked: an account keeps its last 4 digits (issue 22)', async () => {
+    const user = await signUp(t, { subscription: 'premium+' });
+    const bad = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '12' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('Enter the bank account number (4 to 17 digits).');
+    expect(await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
+    const ach = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '0001 2345 6789' });
+    expect(ach.statusCode).toBe(201);
+    const cashapp = await user.request('POST', '/api/payout-methods', { method: 'cashapp', detail: 'alex_1' });
+    expect(cashapp.json().methods.map((m: { method: string; detail: string | null }) => [m.method, m.detail])).toEqual([
+      ['ach', '•••• 6789'],
+      ['cashapp', '$alex_1'],
+    ]);
+    const stored = await t.database.db.execute(sql`select detail from payout_methods where user_id = ${user.id}`);
+    expect(JSON.stringify(stored)).not.toContain('000123456789');
+  });
+
   it('Premium+: add all three, set the preferred one, remove the preferred (moves), remove all (clears)', async () => {
     const user = await signUp(t, { subscription: 'premium+' });
     for (const method of ['paypal', 'ach', 'cashapp'] as const) {

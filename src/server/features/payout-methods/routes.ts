@@ -1,7 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
-import { payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
+import { addPayoutMethodRequest, payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
 import { requireUser } from '../../plugins/session';
 import { afterCompletionHooks, type CompletionContext } from '../combines/complete-combine';
 import { payPendingRebates } from './pay-pending-rebates';
@@ -27,10 +27,10 @@ export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/payout-methods',
-    { schema: { tags, summary: 'Add a payout method the plan allows (the first becomes preferred)', body: payoutMethodRequest, response: { 201: payoutMethodChange, ...errors } } },
+    { schema: { tags, summary: 'Add a payout method the plan allows (the first becomes preferred)', body: addPayoutMethodRequest, response: { 201: payoutMethodChange, ...errors } } },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      return reply.status(201).send(await addPayoutMethod(app, userId, request.body.method));
+      return reply.status(201).send(await addPayoutMethod(app, userId, request.body.method, request.body.detail));
     },
   );
 

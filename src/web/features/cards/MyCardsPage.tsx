@@ -12,6 +12,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useCards } from './api/cards';
 import { CARD_FILTERS, CARD_PAGE_MESSAGES } from './card-format';
 import { CardDetailsModal } from './components/CardDetailsModal';
+import { CashoutModal } from '../cashout/CashoutModal';
 import { CardTable } from './components/CardTable';
 import { CardTile } from './components/CardTile';
 import './cards.css';
@@ -33,6 +34,12 @@ export default function MyCardsPage() {
   const view: View = params.get('view') === 'list' ? 'list' : 'grid';
   const cards = useCards(filter);
   const [selected, setSelected] = useState<Card | null>(null);
+  const [cashoutCardId, setCashoutCardId] = useState<string | null>(null);
+  // One modal at a time: the details modal closes before the cash-out modal opens.
+  const openCashout = (card: Card) => {
+    setSelected(null);
+    setCashoutCardId(card.id);
+  };
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -95,14 +102,16 @@ export default function MyCardsPage() {
       ) : view === 'grid' ? (
         <ul className="card-grid" aria-label="Cards">
           {cards.data.map((card) => (
-            <CardTile key={card.id} card={card} onViewDetails={() => setSelected(card)} />
+            <CardTile key={card.id} card={card} onViewDetails={() => setSelected(card)} onCashOut={openCashout} />
           ))}
         </ul>
       ) : (
         <CardTable cards={cards.data} onViewDetails={setSelected} />
       )}
 
-      <CardDetailsModal card={selected} onClose={() => setSelected(null)} />
+      <CardDetailsModal card={selected} onClose={() => setSelected(null)} onCashOut={openCashout} />
+      {/* Spec §2: Cash Out on this page is a modal, the same form, rules and steps as /cashout. */}
+      <CashoutModal open={cashoutCardId !== null} onOpenChange={(open) => (open ? undefined : setCashoutCardId(null))} cardId={cashoutCardId} />
 
       <ButtonLink to="/create-card" className="fab" aria-label="Create a new card">
         <Icon d="M12 5v14M5 12h14" size={24} />

@@ -6,11 +6,12 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { Card } from '../../../contracts/cards';
 import { CASHOUT_FAILED_MESSAGE, CASHOUT_SUCCESS_MESSAGE, type CreateCashoutResponse } from '../../../contracts/cashouts';
 import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../../core/cashout';
+import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
 import type { PayoutMethod, PlanId } from '../../../core/plans';
-import { ApiError, newIdempotencyKey } from '../../lib/api';
+import { ApiError, errorMessage, newIdempotencyKey } from '../../lib/api';
 import { Button, ButtonLink } from '../../ui/Button';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { EmptyState } from '../../ui/EmptyState';
@@ -24,7 +25,7 @@ import { useCreateCashout } from './api/cashouts';
 import './cashout.css';
 
 type FormValues = { cardId: string; amount: string; payoutMethod: string };
-type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string };
+type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; detail: string | null };
 
 export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
 
@@ -60,7 +61,10 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   );
   const choices = useMemo(() => cashoutMethodChoices(plan, saved), [plan, saved]);
   const preferred = profile?.preferredPayout ?? null;
-  const defaultMethod = preferred && choices.includes(preferred) ? preferred : (choices[0] ?? '');
+  // No method is chosen for the user unless they saved one (issue 22): money goes where they say.
+  const defaultMethod = preferred && saved.includes(preferred) && choices.includes(preferred) ? preferred : '';
+  const [detail, setDetail] = useState('');
+  const [detailError, setDetailError] = useState<string | null>(null);
 
   // A card emptied by the cash-out stays in the list until the success modal is closed (spec §4).
   const [success, setSuccess] = useState<CreateCashoutResponse | null>(null);
@@ -97,7 +101,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     resolver,
     defaultValues: {
       cardId: firstCard?.id ?? '',
-      amount: firstCard ? centsToInputString(firstCard.remainingAmountCents) : '',
+      // The user says how much; 'Whole balance' fills it in one tap (issue 22).
+      amount: '',
       payoutMethod: defaultMethod,
     },
   });
@@ -106,15 +111,13 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   const method = form.watch('payoutMethod');
   const selected = shownCards.find((card) => card.id === cardId) ?? null;
 
-  // A newly chosen card starts with its whole balance as the amount.
+  // A newly chosen card starts with no amount: an amount typed for another card may not fit it.
   useEffect(() => {
-    const subscription = form.watch((values, { name }) => {
-      if (name !== 'cardId') return;
-      const card = shownCards.find((c) => c.id === values.cardId);
-      if (card) form.setValue('amount', centsToInputString(card.remainingAmountCents), { shouldValidate: form.formState.isSubmitted });
+    const subscription = form.watch((_values, { name }) => {
+      if (name === 'cardId') form.setValue('amount', '', { shouldValidate: false });
     });
     return () => subscription.unsubscribe();
-  }, [form, shownCards]);
+  }, [form]);
   // The profile may arrive after the form: pick the default method once it is known.
   useEffect(() => {
     if (!form.getValues('payoutMethod') && defaultMethod) form.setValue('payoutMethod', defaultMethod);
@@ -126,17 +129,35 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
 
   const [pending, setPending] = useState<Pending | null>(null);
 
+  const needsDetail = isPayoutMethod(method) && !saved.includes(method);
+
   const onSubmit = (values: FormValues) => {
     const amount = parseMoneyInput(values.amount);
     if (!amount.ok || !isPayoutMethod(values.payoutMethod)) return;
+    let newDetail: string | null = null;
+    if (needsDetail) {
+      const checked = payoutDetail(values.payoutMethod, detail);
+      if (!checked.ok) {
+        setDetailError(checked.message);
+        return;
+      }
+      newDetail = detail;
+    }
+    setDetailError(null);
     const fee = cashoutFee({ amountCents: amount.cents, plan, promoActive });
-    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey() });
+    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail });
   };
 
   const confirm = () => {
     if (!pending) return;
     createCashout.mutate(
-      { cardId: pending.cardId, amountCents: pending.amountCents, payoutMethod: pending.payoutMethod, idempotencyKey: pending.key },
+      {
+        cardId: pending.cardId,
+        amountCents: pending.amountCents,
+        payoutMethod: pending.payoutMethod,
+        idempotencyKey: pending.key,
+        newMethod: pending.detail === null ? undefined : { method: pending.payoutMethod, detail: pending.detail },
+      },
       {
         onSuccess: (answer) => {
           setPending(null);
@@ -146,7 +167,11 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         onError: (error) => {
           setPending(null);
           // A refusal the server explains (4xx, 501) is shown as is; anything else is the spec's.
-          toast.error(error instanceof ApiError && error.status >= 400 && error.status !== 500 && error.status !== 503 ? error.message : CASHOUT_FAILED_MESSAGE);
+          toast.error(
+            error instanceof ApiError && error.status >= 400 && error.status < 500
+              ? error.message
+              : `${CASHOUT_FAILED_MESSAGE}. ${errorMessage(error, 'Please try again.')}`,
+          );
         },
       },
     );
@@ -157,9 +182,10 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     // Spec §4: cards with nothing left drop out and the first remaining card is selected.
     const remaining = cards.filter((card) => card.remainingAmountCents > 0);
     const next = remaining.find((card) => card.id === cardId) ?? remaining[0] ?? null;
+    setDetail('');
     form.reset({
       cardId: next?.id ?? '',
-      amount: next ? centsToInputString(next.remainingAmountCents) : '',
+      amount: '',
       payoutMethod: form.getValues('payoutMethod') || defaultMethod,
     });
     onFinished?.();
@@ -227,6 +253,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     );
   }
 
+  const PreviewHeading = compact ? 'h3' : 'h2';
   const upgradeMethods = PLANS['premium+'].payoutMethods.filter((m) => !PLANS[plan].payoutMethods.includes(m));
 
   return (
@@ -240,6 +267,17 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           options={shownCards.map((card) => ({ value: card.id, label: cardLabel(card) }))}
         />
         <AmountField max={selected?.remainingAmountCents ?? null} />
+        {selected && (
+          <div className="cashout-whole">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => form.setValue('amount', centsToInputString(selected.remainingAmountCents), { shouldValidate: true, shouldTouch: true })}
+            >
+              Whole balance ({formatUsd(selected.remainingAmountCents)})
+            </Button>
+          </div>
+        )}
         <SelectField
           name="payoutMethod"
           label="Payout method"
@@ -256,10 +294,18 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           }
         />
 
+        {needsDetail && isPayoutMethod(method) && (
+          <DetailField method={method} value={detail} error={detailError} onChange={(value) => {
+            setDetail(value);
+            setDetailError(null);
+          }} />
+        )}
+
         <section className="cashout-preview" aria-labelledby="cashout-preview-title" aria-live="polite">
-          <h3 id="cashout-preview-title" className="cashout-preview-title">
+          {/* h2 under the page's h1; h3 under the modal's h2 (heading order, axe). */}
+          <PreviewHeading id="cashout-preview-title" className="cashout-preview-title">
             Fee preview
-          </h3>
+          </PreviewHeading>
           {preview && previewCents !== null ? (
             <dl className="cashout-summary">
               <div>
@@ -317,13 +363,22 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   );
 }
 
-/** The amount in dollars, clamped to the card's balance as it is typed (spec §5). */
+/**
+ * The amount in dollars, clamped to the card's balance as it is typed (spec §5), and saying so
+ * beside the field when it happens (issue 22: a silent change of a money amount is not trusted).
+ */
 function AmountField({ max }: { max: number | null }) {
+  const [clampedTo, setClampedTo] = useState<number | null>(null);
   const hint = max !== null ? `Up to ${formatUsd(max)}` : undefined;
   const wiring = useFieldWiring({ name: 'amount', required: true, hint });
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const parsed = parseMoneyInput(event.target.value);
-    if (max !== null && parsed.ok && parsed.cents > max) event.target.value = centsToInputString(max);
+    if (max !== null && parsed.ok && parsed.cents > max) {
+      event.target.value = centsToInputString(max);
+      setClampedTo(max);
+    } else {
+      setClampedTo(null);
+    }
     return wiring.controlProps.onChange(event);
   };
   return (
@@ -343,6 +398,47 @@ function AmountField({ max }: { max: number | null }) {
           className="field-input"
         />
       </div>
+      {clampedTo !== null && (
+        <p className="field-note" role="status">
+          Set to the card&apos;s balance, {formatUsd(clampedTo)}: you cannot cash out more than is on the card.
+        </p>
+      )}
     </FieldFrame>
+  );
+}
+
+/** Where the money goes, asked the first time a payout method is used (issue 22). */
+function DetailField({ method, value, error, onChange }: { method: PayoutMethod; value: string; error: string | null; onChange: (value: string) => void }) {
+  const field = PAYOUT_DETAIL_FIELDS[method];
+  const id = `payout-detail-${method}`;
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field-label" htmlFor={id}>
+        {field.label}
+        <span className="field-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </label>
+      <input
+        id={id}
+        className="field-input"
+        value={value}
+        required
+        inputMode={field.inputMode}
+        autoComplete={field.autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-hint`} className="field-hint">
+        First cash-out to {PAYOUT_METHOD_LABELS[method]}: {field.hint} It is saved as a payout method.
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Profile } from '../../../contracts/me';
 import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
+import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, PLANS } from '../../../core/plans';
 import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -38,14 +39,17 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const change = useChangePayoutMethod();
   const toast = useToast();
   const selectId = useId();
+  const detailId = useId();
   const [choice, setChoice] = useState('');
+  const [detail, setDetail] = useState('');
+  const [detailError, setDetailError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const plan = PLANS[profile.subscription];
 
-  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod) => {
+  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod, detailInput?: string) => {
     setBusy(`${action}:${method}`);
     change.mutate(
-      { action, method },
+      { action, method, detail: detailInput },
       {
         onSuccess: (answer) => {
           toast.success(answer.message);
@@ -53,7 +57,10 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
             const rebates = answer.rebatesPaid.count === 1 ? 'Your pending BNPL rebate' : `Your ${answer.rebatesPaid.count} pending BNPL rebates`;
             toast.info(`${rebates} of ${formatUsd(answer.rebatesPaid.amountCents)} ${answer.rebatesPaid.count === 1 ? 'was' : 'were'} paid to ${PAYOUT_METHOD_LABELS[method]}.`);
           }
-          if (action === 'add') setChoice('');
+          if (action === 'add') {
+            setChoice('');
+            setDetail('');
+          }
         },
         onError: (error) => toast.error(failureText(error, FAILURES[action])),
         onSettled: () => setBusy(null),
@@ -72,10 +79,20 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
       toast.error(payoutMethodAlreadyAdded(choice));
       return;
     }
-    run('add', choice);
+    // Where the money goes, asked now so a cash-out never goes to an unnamed account (issue 22).
+    const checked = payoutDetail(choice, detail);
+    if (!checked.ok) {
+      setDetailError(checked.message);
+      return;
+    }
+    setDetailError(null);
+    run('add', choice, detail);
   };
 
   const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
+  // The picker offers only what can still be added (issue 22).
+  const addable = plan.payoutMethods.filter((m) => !methods.data?.methods.some((saved) => saved.method === m));
+  const detailField = isPayoutMethod(choice) ? PAYOUT_DETAIL_FIELDS[choice] : null;
 
   return (
     <div className="settings-panel">
@@ -102,6 +119,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                 <li key={entry.method} className="payout-item">
                   <div className="payout-item-main">
                     <strong>{entry.label}</strong>
+                    {entry.detail && <span className="payout-item-detail">{entry.detail}</span>}
                     <span className="payout-item-badges">
                       {entry.preferred && <Badge tone="brand">Preferred</Badge>}
                       <Badge tone={entry.status === 'active' ? 'success' : 'neutral'}>{entry.status === 'active' ? 'Active' : 'Inactive'}</Badge>
@@ -125,28 +143,71 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           )}
 
           <h3>Add a payout method</h3>
-          <form className="payout-add" onSubmit={add} noValidate>
-            <div className="field">
-              <label className="field-label" htmlFor={selectId}>
-                Payout method
-                <span className="field-required" aria-hidden="true">
-                  {' '}
-                  *
-                </span>
-              </label>
-              <select id={selectId} className="field-input field-select" value={choice} required onChange={(event) => setChoice(event.target.value)}>
-                <option value="">Select a payout method</option>
-                {plan.payoutMethods.map((m) => (
-                  <option key={m} value={m}>
-                    {PAYOUT_METHOD_LABELS[m]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <Button type="submit" loading={busy?.startsWith('add:') ?? false} disabled={busy !== null}>
-              Add Payout Method
-            </Button>
-          </form>
+          {addable.length === 0 ? (
+            <p className="settings-note">Every payout method of the {plan.name} plan is added.</p>
+          ) : (
+            <form className="payout-add" onSubmit={add} noValidate>
+              <div className="field">
+                <label className="field-label" htmlFor={selectId}>
+                  Payout method
+                  <span className="field-required" aria-hidden="true">
+                    {' '}
+                    *
+                  </span>
+                </label>
+                <select
+                  id={selectId}
+                  className="field-input field-select"
+                  value={choice}
+                  required
+                  onChange={(event) => {
+                    setChoice(event.target.value);
+                    setDetailError(null);
+                  }}
+                >
+                  <option value="">Select a payout method</option>
+                  {addable.map((m) => (
+                    <option key={m} value={m}>
+                      {PAYOUT_METHOD_LABELS[m]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {detailField && (
+                <div className={detailError ? 'field field--invalid' : 'field'}>
+                  <label className="field-label" htmlFor={detailId}>
+                    {detailField.label}
+                    <span className="field-required" aria-hidden="true">
+                      {' '}
+                      *
+                    </span>
+                  </label>
+                  <input
+                    id={detailId}
+                    className="field-input"
+                    value={detail}
+                    required
+                    inputMode={detailField.inputMode}
+                    autoComplete={detailField.autoComplete}
+                    aria-invalid={detailError ? true : undefined}
+                    aria-describedby={`${detailId}-hint${detailError ? ` ${detailId}-error` : ''}`}
+                    onChange={(event) => setDetail(event.target.value)}
+                  />
+                  <p id={`${detailId}-hint`} className="field-hint">
+                    {detailField.hint}
+                  </p>
+                  {detailError && (
+                    <p id={`${detailId}-error`} className="field-error" role="alert">
+                      {detailError}
+                    </p>
+                  )}
+                </div>
+              )}
+              <Button type="submit" loading={busy?.startsWith('add:') ?? false} disabled={busy !== null}>
+                Add Payout Method
+              </Button>
+            </form>
+          )}
           {notOnPlan.length > 0 && (
             <p className="settings-note">
               The {plan.name} plan pays out to {plan.payoutMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}

@@ -11,7 +11,7 @@ import {
   upgradePaymentFormSchema,
   type UpgradeResponse,
 } from '../../../contracts/subscription';
-import { ApiError, newIdempotencyKey } from '../../lib/api';
+import { ApiError, errorMessage, newIdempotencyKey } from '../../lib/api';
 import { usePublicConfig } from '../../lib/public-config';
 import { Button } from '../../ui/Button';
 import { FieldFrame, useFieldWiring } from '../../ui/Field';
@@ -74,7 +74,11 @@ function PaymentForm({ choice, upgrade, onCancel, onPaid }: { choice: PaymentCho
       {
         onSuccess: onPaid,
         onError: (error) => {
-          toast.error(error instanceof ApiError && error.status >= 400 && error.status !== 500 && error.status !== 503 ? error.message : SUBSCRIPTION_MESSAGES.upgradeFailed);
+          toast.error(
+            error instanceof ApiError && error.status >= 400 && error.status < 500
+              ? error.message
+              : `${SUBSCRIPTION_MESSAGES.upgradeFailed}. ${errorMessage(error, 'Please try again.')}`,
+          );
         },
       },
     );

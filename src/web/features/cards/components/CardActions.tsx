@@ -5,6 +5,8 @@ import { cashOutBlocker, cashOutHref, sourceBlocker, sourceHref } from '../card-
 type CardActionsProps = {
   card: Card;
   onViewDetails?: () => void;
+  /** Opens the cash-out modal (spec §2, My Cards); without it Cash Out links to /cashout. */
+  onCashOut?: (card: Card) => void;
   size?: 'sm' | 'md';
 };
 
@@ -13,7 +15,7 @@ type CardActionsProps = {
  * the card can do them (spec §2: active with a balance; DECISIONS record 007: an expired card
  * can still be cashed out); otherwise the reason is said instead (spec §5 zero-balance messages).
  */
-export function CardActions({ card, onViewDetails, size = 'sm' }: CardActionsProps) {
+export function CardActions({ card, onViewDetails, onCashOut, size = 'sm' }: CardActionsProps) {
   const label = `card ending ${card.last4}`;
   const blockers = [...new Set([cashOutBlocker(card), sourceBlocker(card)].filter((m): m is string => m !== null))];
   return (
@@ -24,11 +26,16 @@ export function CardActions({ card, onViewDetails, size = 'sm' }: CardActionsPro
             View Full Details
           </Button>
         )}
-        {card.can.cashOut && (
-          <ButtonLink to={cashOutHref(card)} variant="primary" size={size} aria-label={`Cash Out ${label}`}>
-            Cash Out
-          </ButtonLink>
-        )}
+        {card.can.cashOut &&
+          (onCashOut ? (
+            <Button variant="primary" size={size} onClick={() => onCashOut(card)} aria-label={`Cash Out ${label}`}>
+              Cash Out
+            </Button>
+          ) : (
+            <ButtonLink to={cashOutHref(card)} variant="primary" size={size} aria-label={`Cash Out ${label}`}>
+              Cash Out
+            </ButtonLink>
+          ))}
         {card.can.useAsSource && (
           <ButtonLink to={sourceHref(card)} variant="accent" size={size} aria-label={`Use ${label} as Source`}>
             Use as Source

@@ -18,18 +18,19 @@ import { TransactionList } from './TransactionList';
 type CardDetailsModalProps = {
   card: Card | null;
   onClose: () => void;
+  onCashOut?: (card: Card) => void;
 };
 
 /** The details modal of /my-cards (spec §2) with freeze, reveal, demo purchases and the transactions. */
-export function CardDetailsModal({ card, onClose }: CardDetailsModalProps) {
+export function CardDetailsModal({ card, onClose, onCashOut }: CardDetailsModalProps) {
   return (
     <Modal open={card !== null} onOpenChange={(open) => (open ? undefined : onClose())} title={card ? `Card ending ${card.last4}` : 'Card'} size="lg">
-      {card && <CardDetails initial={card} />}
+      {card && <CardDetails initial={card} onCashOut={onCashOut} />}
     </Modal>
   );
 }
 
-function CardDetails({ initial }: { initial: Card }) {
+function CardDetails({ initial, onCashOut }: { initial: Card; onCashOut?: (card: Card) => void }) {
   const { data: card = initial } = useCard(initial.id, initial);
   const freeze = useSetFrozen();
   const toast = useToast();
@@ -95,7 +96,7 @@ function CardDetails({ initial }: { initial: Card }) {
         </div>
       </dl>
       <CardAmounts card={card} />
-      <CardActions card={card} size="md" />
+      <CardActions card={card} size="md" onCashOut={onCashOut} />
 
       {/* Offered on frozen and expired cards too, so the decline and its reason can be seen. */}
       {demoMode && (card.status === 'active' || card.status === 'expired') && (

@@ -11,7 +11,7 @@ import { CardFace } from './CardFace';
  * remaining amounts with the actions. The hidden face is inert, so keyboard and screen-reader
  * users only ever meet the side that is showing.
  */
-export function CardTile({ card, onViewDetails }: { card: Card; onViewDetails: () => void }) {
+export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onViewDetails: () => void; onCashOut?: (card: Card) => void }) {
   const [flipped, setFlipped] = useState(false);
   const flipLabel = `Flip card ending ${card.last4}`;
   return (
@@ -33,7 +33,7 @@ export function CardTile({ card, onViewDetails }: { card: Card; onViewDetails: (
         <div className="card-tile-face card-tile-back" inert={!flipped}>
           <h3 className="card-tile-back-title">Card ending {card.last4}</h3>
           <CardAmounts card={card} />
-          <CardActions card={card} onViewDetails={onViewDetails} />
+          <CardActions card={card} onViewDetails={onViewDetails} onCashOut={onCashOut} />
           <button type="button" className="card-tile-flip" onClick={() => setFlipped(false)} aria-label={flipLabel} aria-pressed={true}>
             <Icon name="refresh" size={16} />
             Flip back

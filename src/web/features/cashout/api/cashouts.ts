@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Card } from '../../../../contracts/cards';
 import type { CreateCashoutRequest, CreateCashoutResponse } from '../../../../contracts/cashouts';
-import { api } from '../../../lib/api';
+import { api, ApiError } from '../../../lib/api';
 
 /** Spec §8. */
 export const LOAD_ELIGIBLE_FAILED = 'Failed to load eligible cards';
@@ -31,12 +31,26 @@ export function eligibleCards(cards: readonly Card[]): Card[] {
     .sort((a, b) => b.remainingAmountCents - a.remainingAmountCents);
 }
 
+/** A method used for the first time is saved first, with where the money goes (issue 22). */
+export type NewPayoutMethod = { method: CreateCashoutRequest['payoutMethod']; detail: string };
+
+async function saveNewMethod(method: NewPayoutMethod): Promise<void> {
+  try {
+    await api('/api/payout-methods', { method: 'POST', body: method });
+  } catch (error) {
+    // Added meanwhile (another tab): the cash-out can go ahead.
+    if (!(error instanceof ApiError && error.code === 'already_added')) throw error;
+  }
+}
+
 export function useCreateCashout() {
   const client = useQueryClient();
   return useMutation({
     // The key is made when the user confirms: a network retry of that confirmation cannot pay twice.
-    mutationFn: ({ idempotencyKey, ...body }: CreateCashoutRequest & { idempotencyKey: string }) =>
-      api<CreateCashoutResponse>('/api/cashouts', { method: 'POST', body, idempotencyKey }),
+    mutationFn: async ({ idempotencyKey, newMethod, ...body }: CreateCashoutRequest & { idempotencyKey: string; newMethod?: NewPayoutMethod }) => {
+      if (newMethod) await saveNewMethod(newMethod);
+      return api<CreateCashoutResponse>('/api/cashouts', { method: 'POST', body, idempotencyKey });
+    },
     onSuccess: (answer) => {
       // The new balance at once, so the success modal and the form agree before the refetch.
       client.setQueryData<Card[]>(cashoutCardsQueryKey, (list) =>
@@ -53,6 +67,7 @@ export function useCreateCashout() {
       void client.invalidateQueries({ queryKey: ['combines'] });
       void client.invalidateQueries({ queryKey: ['cashouts'] });
       void client.invalidateQueries({ queryKey: ['me'] });
+      void client.invalidateQueries({ queryKey: ['payout-methods'] });
     },
   });
 }

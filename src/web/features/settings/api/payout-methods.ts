@@ -13,14 +13,14 @@ export function usePayoutMethods() {
   return useQuery({ queryKey: payoutMethodsQueryKey, queryFn: () => api<PayoutMethodsView>('/api/payout-methods') });
 }
 
-type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod };
+type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod; detail?: string };
 
 export function useChangePayoutMethod() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, method }: Change) =>
+    mutationFn: ({ action, method, detail }: Change) =>
       action === 'add'
-        ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: { method } })
+        ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: detail === undefined ? { method } : { method, detail } })
         : action === 'remove'
           ? api<PayoutMethodChange>(`/api/payout-methods/${encodeURIComponent(method)}`, { method: 'DELETE' })
           : api<PayoutMethodChange>('/api/payout-methods/preferred', { method: 'PUT', body: { method } }),

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { CashoutForm } from './CashoutForm';
+import { fakeApi, renderPage } from '../../test/render';
+import { cardFixture, profileFixture } from '../../test/fixtures';
+
+// The cash-out form (spec §2, §5; issue 22): nothing chosen for the user, the clamp said aloud,
+// the payout account asked on first use, the fee of DECISIONS §2, one cash-out per confirmation.
+
+const card = cardFixture({ remainingAmountCents: 50_000 });
+const session = (profile = profileFixture()) => ({ body: { signedIn: true, profile } });
+
+function cashoutAnswer(amountCents: number) {
+  return {
+    status: 201,
+    body: {
+      success: true,
+      cashout: { id: 'co-1', type: 'cashout', cardId: card.id, cardLast4: '4321', amountCents, feeCents: 123, netAmountCents: amountCents - 123, payoutMethod: 'ach', status: 'success', createdAt: '2026-11-25T10:00:00.000Z', simulated: true, testSource: 'MVP-Demo', environment: 'test' },
+      feeRatePpm: 10_000,
+      card: { id: card.id, status: 'active', remainingAmountCents: 50_000 - amountCents, amountSpentCents: amountCents },
+      payoutId: 'payout-1',
+    },
+  };
+}
+
+describe('cash-out form', () => {
+  it('starts with no amount and no method, clamps a larger amount and says so, asks the bank account on first use, and saves it before cashing out', async () => {
+    const api = fakeApi({
+      'GET /api/session': session(),
+      'POST /api/payout-methods': { status: 201, body: {} },
+      'POST /api/cashouts': cashoutAnswer(12_345),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    const amount = screen.getByLabelText(/^Amount/) as HTMLInputElement;
+    const method = screen.getByLabelText(/^Payout method/) as HTMLSelectElement;
+    expect(amount.value).toBe('');
+    await waitFor(() => expect(within(method).getAllByRole('option').map((o) => o.textContent)).toEqual(['Select a payout method', 'ACH']));
+    expect(method.value).toBe('');
+
+    // One change with a larger amount, as a paste or autofill would bring it.
+    // (happy-dom does not apply a select's default value from its options; the browser test covers the preselection)
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    expect(screen.getByRole('button', { name: 'Whole balance ($500.00)' })).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '999999' } });
+    expect(amount.value).toBe('500.00');
+    expect(screen.getByRole('status').textContent).toContain("Set to the card's balance, $500.00: you cannot cash out more than is on the card.");
+    await user.clear(amount);
+    await user.type(amount, '123.45');
+    expect(screen.getByTestId('cashout-fee').textContent).toBe('$1.23');
+    expect(screen.getByTestId('cashout-net').textContent).toBe('$122.22');
+
+    // No method chosen: the spec's message.
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    expect(await screen.findByText('Please select a payout method')).toBeTruthy();
+    await user.selectOptions(method, 'ach');
+    // First use of ACH: the account is asked for and checked.
+    const account = await screen.findByLabelText(/^Bank account number/);
+    await user.type(account, '12');
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    expect(await screen.findByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    await user.clear(account);
+    await user.type(account, '000123456789');
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
+    expect(confirm.textContent).toContain('Processing takes 1-3 business days.');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+
+    // The method was saved first, with the account; then one cash-out with its key.
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', detail: '000123456789' }]);
+    expect(api.bodiesOf('POST', '/api/cashouts')).toEqual([{ cardId: card.id, amountCents: 12_345, payoutMethod: 'ach' }]);
+  });
+
+  it('a saved preferred method is chosen and its details are not asked again', async () => {
+    fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })) });
+    renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
+    expect(screen.queryByLabelText(/^Bank account number/)).toBeNull();
+  });
+});
