@@ -264,19 +264,52 @@ export class PatroniCluster {
     return (await this.members()).find((m) => m.role === 'leader' && m.state === 'running')?.name;
   }
 
-  /** Every node running, one leader, one synchronous standby, the rest streaming. */
+  /**
+   * Every node up, one leader, one synchronous standby, and every standby streaming from the
+   * leader on the leader's timeline. A standby that Patroni calls "running" may still be in
+   * recovery that needs WAL from a dead node (after a pg_rewind from the old leader), or
+   * streaming on the old timeline for the moment before it sees the fork: killing the leader
+   * then leaves no standby that can take commits, and strict synchronous mode holds every write
+   * until Patroni gives up on it a minute later. So a next event waits for this.
+   */
   async healthy(expectedNodes = this.nodes.length): Promise<boolean> {
     const members = await this.members();
-    return (
-      members.length === expectedNodes &&
-      members.filter((m) => m.role === 'leader' && m.state === 'running').length === 1 &&
-      members.filter((m) => m.role === 'sync_standby' && (m.state === 'streaming' || m.state === 'running')).length === 1 &&
-      members.every((m) => m.state === 'running' || m.state === 'streaming')
-    );
+    const leaders = members.filter((m) => m.role === 'leader' && m.state === 'running');
+    const timeline = leaders[0]?.timeline;
+    const standbys = members.filter((m) => m.role !== 'leader');
+    if (
+      !(
+        members.length === expectedNodes &&
+        leaders.length === 1 &&
+        timeline !== undefined &&
+        members.filter((m) => m.role === 'sync_standby').length === 1 &&
+        members.every((m) => m.state === 'running') &&
+        standbys.every((m) => m.timeline === timeline)
+      )
+    ) {
+      return false;
+    }
+    // Patroni 3.0.2 says "running" of a standby whatever its replication does; the leader's own
+    // pg_stat_replication says who streams from it.
+    const client = new pg.Client({ connectionString: this.nodeUrl(leaders[0]!.name, 'postgres'), connectionTimeoutMillis: 1_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ name: string; sync: string }>("select application_name as name, sync_state as sync from pg_stat_replication where state = 'streaming'");
+      return standbys.every((m) => rows.some((r) => r.name === m.name)) && rows.some((r) => r.sync === 'sync');
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   async waitHealthy(timeoutMs: number): Promise<void> {
-    await this.waitFor('a healthy cluster (leader, sync standby, every node streaming)', timeoutMs, () => this.healthy());
+    // Twice in a row, a second apart: a standby can stream for a moment and then drop out to
+    // rewind when it sees that the new leader's timeline forked before its own position.
+    await this.waitFor('a healthy cluster (leader, sync standby, every standby streaming on its timeline)', timeoutMs, async () => {
+      if (!(await this.healthy())) return false;
+      await sleep(1_000);
+      return this.healthy();
+    });
     // HAProxy checks twice a second: wait until it sends connections to the leader.
     await this.waitFor('HAProxy to route to the primary', 10_000, async () => {
       const client = new pg.Client({ connectionString: this.url(), connectionTimeoutMillis: 1_000 });
@@ -380,7 +413,8 @@ export class PatroniCluster {
     await sleep(200);
     this.killEverythingNow();
     process.removeListener('exit', this.exitGuard);
-    rmSync(this.root, { recursive: true, force: true });
+    if (!process.env.HA_KEEP_DIR) rmSync(this.root, { recursive: true, force: true });
+    else console.info(`cluster kept in ${this.root}`);
   }
 
   /** SIGKILL to every process of the cluster still alive (synchronous: also runs on process exit). */
