@@ -139,6 +139,13 @@ export function RevealSection({ card }: { card: Card }) {
       {askPassword ? (
         <Form form={form} onSubmit={confirmPassword} aria-label="Confirm your password" className="reveal-form">
           <p className="text-small">For your security, enter your password again to see the full card number, expiry and CVV.</p>
+          {/* Before the field: a message the field shows when it loses focus cannot move it away. */}
+          {offerPasskey && (
+            <Button variant="secondary" size="sm" onClick={() => void confirmWithPasskey()} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
+              <Icon d={PASSKEY_ICON_PATH} size={16} />
+              Use a passkey instead
+            </Button>
+          )}
           <TextField name="password" label="Password" type="password" required autoComplete="current-password" autoFocus />
           <div className="button-row">
             <Button variant="secondary" size="sm" onClick={() => setAskPassword(false)}>
@@ -148,12 +155,6 @@ export function RevealSection({ card }: { card: Card }) {
               Confirm and reveal
             </Button>
           </div>
-          {offerPasskey && (
-            <Button variant="ghost" size="sm" onClick={() => void confirmWithPasskey()} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
-              <Icon d={PASSKEY_ICON_PATH} size={16} />
-              Use a passkey instead
-            </Button>
-          )}
         </Form>
       ) : (
         <Button variant="secondary" size="sm" onClick={() => void requestReveal()} loading={reveal.isPending}>

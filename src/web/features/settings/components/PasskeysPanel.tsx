@@ -220,6 +220,13 @@ export function PasskeysPanel() {
         {problemNotice}
         {dialog?.kind === 'reauth' && (
           <>
+            {/* Before the field: a message the field shows when it loses focus cannot move it away. */}
+            {supported && passkeys.length > 0 && (
+              <Button variant="secondary" block onClick={() => void confirmWithPasskey(dialog.retry)} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
+                <Icon d={PASSKEY_ICON_PATH} size={18} />
+                Use a passkey instead
+              </Button>
+            )}
             <Form form={passwordForm} onSubmit={({ password }) => confirmPassword(dialog.retry, password)} aria-label="Confirm your password">
               <TextField name="password" label="Password" type="password" autoComplete="current-password" required />
               <div className="button-row modal-form-buttons">
@@ -231,12 +238,6 @@ export function PasskeysPanel() {
                 </Button>
               </div>
             </Form>
-            {supported && passkeys.length > 0 && (
-              <Button variant="ghost" onClick={() => void confirmWithPasskey(dialog.retry)} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
-                <Icon d={PASSKEY_ICON_PATH} size={18} />
-                Use a passkey instead
-              </Button>
-            )}
           </>
         )}
       </Modal>
