@@ -66,6 +66,8 @@ export const loginTwoFactorChallenge = z.object({
   twoFactorRequired: z.literal(true),
   /** Sent back with the code to POST /api/auth/login/two-factor; valid 5 minutes, 5 attempts. */
   challengeId: z.string(),
+  /** Present (true) when the account has a passkey, which can complete the step instead of a code. */
+  passkeyAvailable: z.literal(true).optional(),
 });
 export type LoginTwoFactorChallenge = z.infer<typeof loginTwoFactorChallenge>;
 

@@ -30,6 +30,14 @@ export const ERROR_CODES = [
   'two_factor_already_enabled', // 409
   'two_factor_not_enabled', // 409
   'two_factor_setup_expired', // 409
+  // Passkeys (docs/decisions/090)
+  'passkey_challenge_expired', // 400: no live challenge for this answer (expired, used, or never asked)
+  'passkey_not_recognised', // 401/400: no such passkey (removed, or another account's)
+  'passkey_rejected', // 400/401: the answer does not verify (signature, origin, user verification)
+  'passkey_already_registered', // 409
+  'passkey_limit_reached', // 409
+  'no_passkeys', // 409: the account has no passkey to use
+  'last_sign_in_method', // 409: removing it would leave no way to sign in
   // Money
   'forbidden', // 403
   'limit_reached', // 403: the plan's monthly limit

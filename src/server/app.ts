@@ -22,6 +22,7 @@ import { setRateLimitsDisabled } from './plugins/rate-limit';
 import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
 import { meRoutes } from './features/me/routes';
+import { passkeyRoutes } from './features/passkeys/routes';
 import { sessionRoutes } from './features/me/session-route';
 import { supportRoutes } from './features/support/routes';
 import { devRoutes } from './features/dev/routes';
@@ -125,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(subscriptionRoutes);
       await api.register(authRoutes);
       await api.register(meRoutes);
+      await api.register(passkeyRoutes);
       await api.register(sessionRoutes);
       await api.register(supportRoutes);
       await api.register(devRoutes);

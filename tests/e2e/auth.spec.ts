@@ -38,7 +38,7 @@ async function signIn(page: Page, email: string, password: string, options: { re
   await page.getByLabel('Email').fill(email);
   await page.getByLabel(/^Password/).fill(password);
   if (options.remember) await page.getByLabel('Remember me').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 function toast(page: Page, text: string) {
@@ -171,7 +171,7 @@ test.describe('accounts', () => {
     }
 
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByText('Email is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
     await expectAxeClean(page, '/login with errors');

@@ -32,7 +32,7 @@ async function logout(page: Page) {
 async function passwordStep(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel(/^Password/).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const heading = page.getByRole('heading', { level: 1, name: 'Two-factor authentication' });
   await expect(heading).toBeVisible();
   await expect(heading).toBeFocused();

@@ -44,6 +44,9 @@ const EXCLUSIONS: SnapshotExclusions = {
   tables: ['rate_limits'],
   columns: { sessions: ['last_seen_at'] },
   rowsWhere: {
+    // A passkey ceremony's challenge: anyone may ask for one (it is what the sign-in page does);
+    // it is single use, expires in 5 minutes and is purged (docs/decisions/090).
+    passkey_challenges: "t.purpose = 'sign_in'",
     outbox: "t.to_address = 'support@payweave.example'",
     audit_log: "t.event in ('sign_in_failed', 'reauthentication_failed', 'password_change_failed', 'email_change_failed') or (t.event = 'password_reset_requested' and t.details->>'known' = 'false')",
   },
@@ -57,7 +60,11 @@ const PUBLIC_OPERATIONS = new Set([
   'GET /api/dev/mailbox',
   'POST /api/auth/register',
   'POST /api/auth/login',
+  'POST /api/auth/login/two-factor/passkey',
+  'POST /api/auth/login/two-factor/passkey/options',
   'POST /api/auth/logout',
+  'POST /api/auth/passkey',
+  'POST /api/auth/passkey/options',
   'POST /api/auth/password-reset',
   'POST /api/auth/password-reset/confirm',
   'GET /api/session',
@@ -83,6 +90,7 @@ const REFUSED_WHEN_WELL_FORMED = new Set([
 // 2xx answers a non-GET may give to a hostile request without changing anything.
 const HARMLESS_SUCCESS = new Set([
   'POST /api/auth/logout', // sent only without a valid session: nothing to end
+  'POST /api/auth/passkey/options', // a sign-in challenge for whoever asks (see EXCLUSIONS)
   'POST /api/auth/password-reset', // the same 202 whether or not the e-mail exists (and none does)
   'POST /api/support', // queuing a message for support is the point (see EXCLUSIONS)
 ]);

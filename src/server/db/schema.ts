@@ -155,6 +155,60 @@ export const twoFactorChallenges = pgTable(
   ],
 );
 
+// Passkeys (WebAuthn, docs/decisions/090). Only the public key is kept: the private key never
+// leaves the authenticator. `counter` is the signature counter (0 for authenticators that do not
+// count); `backed_up` and `device_type` say whether the passkey is synced between devices.
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id the authenticator chose, base64url. */
+    credentialId: text('credential_id').notNull(),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    aaguid: text('aaguid').notNull().default(''),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_key').on(t.credentialId),
+    index('passkeys_user_idx').on(t.userId),
+    check('passkeys_counter_check', sql`${t.counter} >= 0`),
+    check('passkeys_device_type_check', sql`${t.deviceType} in ('singleDevice', 'multiDevice')`),
+  ],
+);
+
+// A WebAuthn challenge waiting for its answer: random, single use (deleted when answered), valid
+// 5 minutes, and bound either to the session that asked for it (adding a passkey, re-authenticating)
+// or to an HttpOnly cookie holding a random token of which only the SHA-256 is kept (signing in).
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purpose: text('purpose').notNull(),
+    challenge: text('challenge').notNull(),
+    /** The account the ceremony is for; null for a sign-in that does not know its user yet. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+    cookieHash: text('cookie_hash'),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('passkey_challenges_cookie_hash_key').on(t.cookieHash),
+    index('passkey_challenges_session_idx').on(t.sessionId),
+    index('passkey_challenges_expires_idx').on(t.expiresAt),
+    check('passkey_challenges_purpose_check', sql`${t.purpose} in ('register', 'sign_in', 'second_factor', 'reauthenticate')`),
+    check('passkey_challenges_binding_check', sql`(${t.sessionId} is null) <> (${t.cookieHash} is null)`),
+  ],
+);
+
 export const outbox = pgTable(
   'outbox',
   {

@@ -84,7 +84,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         userAgent: request.headers['user-agent'],
         previousSessionId: request.auth?.sessionId,
       });
-      if ('challengeId' in result) return reply.status(200).send({ twoFactorRequired: true, challengeId: result.challengeId });
+      if ('challengeId' in result) {
+        return reply.status(200).send({ twoFactorRequired: true, challengeId: result.challengeId, ...(result.passkeyAvailable ? { passkeyAvailable: true as const } : {}) });
+      }
       setSessionCookie(request, reply, result.session);
       return reply.status(200).send(result.profile);
     },

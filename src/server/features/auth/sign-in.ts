@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';
 import type { Profile } from '../../../contracts/me';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema';
+import { passkeys, users } from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
@@ -28,7 +28,7 @@ export async function signIn(
     /** The session the browser had before, if any: replaced, never reused (session fixation). */
     previousSessionId?: string;
   },
-): Promise<{ profile: Profile; session: NewSession } | { challengeId: string }> {
+): Promise<{ profile: Profile; session: NewSession } | { challengeId: string; passkeyAvailable: boolean }> {
   const [user] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
     .from(users)
@@ -47,7 +47,9 @@ export async function signIn(
   // Two-factor sign-in on: the password was right, but no session until the second step.
   if (user.totpEnabled) {
     const challengeId = await createTwoFactorChallenge(db, { userId: user.id, remember: input.rememberMe, now: input.now, ip: input.ip });
-    return { challengeId };
+    // A passkey can complete the step instead of a code (docs/decisions/090).
+    const [passkey] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, user.id)).limit(1);
+    return { challengeId, passkeyAvailable: passkey !== undefined };
   }
   return inTransaction(db, async (tx) => {
     if (input.previousSessionId) await deleteSession(tx, input.previousSessionId);

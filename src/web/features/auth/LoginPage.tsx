@@ -4,12 +4,14 @@ import { loginRequest } from '../../../contracts/auth';
 import { errorMessage } from '../../lib/api';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
+import { Icon } from '../../ui/Icon';
 import { CheckboxField } from '../../ui/CheckboxField';
 import { Form, useZodForm } from '../../ui/Form';
 import { Notice } from '../../ui/Notice';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
-import { safeNextPath, useLogin } from './api/auth';
+import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../lib/passkeys';
+import { safeNextPath, useLogin, usePasskeySignIn } from './api/auth';
 import { useSession } from './api/session';
 import { TwoFactorStep } from './TwoFactorStep';
 import './auth.css';
@@ -25,8 +27,10 @@ export default function LoginPage() {
   const toast = useToast();
   const { profile } = useSession();
   const login = useLogin();
+  const passkeySignIn = usePasskeySignIn();
   const [failure, setFailure] = useState<string | null>(null);
-  const [challengeId, setChallengeId] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<{ id: string; passkeyAvailable: boolean } | null>(null);
+  const challengeId = challenge?.id ?? null;
   // Set when the user comes back from the code step: focus returns to this step's heading.
   const [returned, setReturned] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -37,7 +41,7 @@ export default function LoginPage() {
   }, [returned, challengeId]);
 
   // Auth screens are for visitors (spec §6): a signed-in user goes on to the app.
-  if (profile && !login.isPending && !login.isSuccess) return <Navigate to={next} replace />;
+  if (profile && !login.isPending && !login.isSuccess && !passkeySignIn.isPending && !passkeySignIn.isSuccess) return <Navigate to={next} replace />;
 
   async function onSubmit(values: { email: string; password: string; rememberMe: boolean }) {
     setFailure(null);
@@ -45,7 +49,7 @@ export default function LoginPage() {
       const result = await login.mutateAsync(values);
       if ('twoFactorRequired' in result) {
         form.resetField('password');
-        setChallengeId(result.challengeId);
+        setChallenge({ id: result.challengeId, passkeyAvailable: result.passkeyAvailable === true });
         return;
       }
       await signedIn();
@@ -53,6 +57,16 @@ export default function LoginPage() {
       setFailure(errorMessage(error, 'Failed to log in'));
       toast.error('Failed to log in');
       form.resetField('password');
+    }
+  }
+
+  async function signInWithPasskey() {
+    setFailure(null);
+    try {
+      await passkeySignIn.mutateAsync({ rememberMe: form.getValues('rememberMe') ?? false });
+      await signedIn();
+    } catch (error) {
+      setFailure(passkeyErrorMessage(error, 'Failed to log in'));
     }
   }
 
@@ -65,10 +79,11 @@ export default function LoginPage() {
     return (
       <TwoFactorStep
         challengeId={challengeId}
+        passkeyAvailable={challenge?.passkeyAvailable ?? false}
         onSignedIn={signedIn}
         onRestart={(message) => {
           setFailure(message);
-          setChallengeId(null);
+          setChallenge(null);
           setReturned(true);
         }}
       />
@@ -98,6 +113,17 @@ export default function LoginPage() {
             Sign in
           </Button>
         </Form>
+        {passkeysSupported() && (
+          <div className="auth-passkey">
+            <p className="auth-divider">
+              <span>or</span>
+            </p>
+            <Button variant="secondary" block onClick={() => void signInWithPasskey()} loading={passkeySignIn.isPending} loadingText="Waiting for your passkey...">
+              <Icon d={PASSKEY_ICON_PATH} size={18} />
+              Sign in with a passkey
+            </Button>
+          </div>
+        )}
         <div className="auth-footer">
           <p>
             Don’t have an account? <Link to="/register">Create an account</Link>

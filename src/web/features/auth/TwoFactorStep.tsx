@@ -6,13 +6,17 @@ import { Card } from '../../ui/Card';
 import { Form, useZodForm } from '../../ui/Form';
 import { Notice } from '../../ui/Notice';
 import { TextField } from '../../ui/TextField';
-import { useLoginTwoFactor } from './api/auth';
+import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../lib/passkeys';
+import { Icon } from '../../ui/Icon';
+import { useLoginTwoFactor, usePasskeySecondFactor } from './api/auth';
 
 // Answers that mean the challenge is gone (expired, used up): back to the password step.
 const RESTART_CODES = new Set(['two_factor_challenge_expired', 'two_factor_attempts_exhausted']);
 
 type Props = {
   challengeId: string;
+  /** The account has a passkey: it can complete this step instead of a code (docs/decisions/090). */
+  passkeyAvailable?: boolean;
   /** Called once the session exists (toast, then the page asked for). */
   onSignedIn: () => Promise<void>;
   /** Back to the password step, with the reason to show there (null when the user chose to). */
@@ -23,11 +27,12 @@ type Props = {
  * The second sign-in step (docs/decisions/014): a code from the authenticator app, or one of the
  * recovery codes. Focus moves to the step's heading whenever it appears or switches.
  */
-export function TwoFactorStep({ challengeId, onSignedIn, onRestart }: Props) {
+export function TwoFactorStep({ challengeId, passkeyAvailable = false, onSignedIn, onRestart }: Props) {
   const [mode, setMode] = useState<'totp' | 'recovery'>('totp');
   const [failure, setFailure] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const verify = useLoginTwoFactor();
+  const passkey = usePasskeySecondFactor();
   const totpForm = useZodForm(totpCodeForm, { defaultValues: { code: '' } });
   const recoveryForm = useZodForm(recoveryCodeForm, { defaultValues: { code: '' } });
 
@@ -49,6 +54,20 @@ export function TwoFactorStep({ challengeId, onSignedIn, onRestart }: Props) {
       const form = mode === 'totp' ? totpForm : recoveryForm;
       form.reset({ code: '' });
       form.setFocus('code');
+    }
+  }
+
+  async function signInWithPasskey() {
+    setFailure(null);
+    try {
+      await passkey.mutateAsync({ challengeId });
+      await onSignedIn();
+    } catch (error) {
+      if (error instanceof ApiError && RESTART_CODES.has(error.code)) {
+        onRestart(error.message);
+        return;
+      }
+      setFailure(passkeyErrorMessage(error, TWO_FACTOR_MESSAGES.invalidCode));
     }
   }
 
@@ -95,6 +114,17 @@ export function TwoFactorStep({ challengeId, onSignedIn, onRestart }: Props) {
               Verify
             </Button>
           </Form>
+        )}
+        {passkeyAvailable && passkeysSupported() && (
+          <div className="auth-passkey">
+            <p className="auth-divider">
+              <span>or</span>
+            </p>
+            <Button variant="secondary" block onClick={() => void signInWithPasskey()} loading={passkey.isPending} loadingText="Waiting for your passkey...">
+              <Icon d={PASSKEY_ICON_PATH} size={18} />
+              Use a passkey
+            </Button>
+          </div>
         )}
         <div className="auth-footer">
           <p>

@@ -4,6 +4,7 @@ import type { LoginResponse, loginRequest, passwordResetAccepted, registerReques
 import type { loginTwoFactorRequest } from '../../../../contracts/two-factor';
 import type { Profile } from '../../../../contracts/me';
 import { api } from '../../../lib/api';
+import { answerPasskeyRequest } from '../../../lib/passkeys';
 import { publicConfigQueryKey } from '../../../lib/public-config';
 import { sessionQueryKey } from './session';
 
@@ -37,6 +38,30 @@ export function useLoginTwoFactor() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: LoginTwoFactorBody) => api<Profile>('/api/auth/login/two-factor', { method: 'POST', body }),
+    onSuccess: (profile) => startSession(client, profile),
+  });
+}
+
+/** Sign in with a passkey, no e-mail or password (docs/decisions/090): options, the device, the answer. */
+export function usePasskeySignIn() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ rememberMe }: { rememberMe: boolean }) => {
+      const credential = await answerPasskeyRequest('/api/auth/passkey/options');
+      return api<Profile>('/api/auth/passkey', { method: 'POST', body: { credential, rememberMe } });
+    },
+    onSuccess: (profile) => startSession(client, profile),
+  });
+}
+
+/** The second step with a passkey instead of a code. */
+export function usePasskeySecondFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ challengeId }: { challengeId: string }) => {
+      const credential = await answerPasskeyRequest('/api/auth/login/two-factor/passkey/options', { challengeId });
+      return api<Profile>('/api/auth/login/two-factor/passkey', { method: 'POST', body: { challengeId, credential } });
+    },
     onSuccess: (profile) => startSession(client, profile),
   });
 }

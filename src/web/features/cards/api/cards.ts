@@ -4,7 +4,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Card, CardFilter, CardReveal, CardTransaction, PurchaseResponse } from '../../../../contracts/cards';
+import type { PasskeyList } from '../../../../contracts/passkeys';
 import { api, newIdempotencyKey } from '../../../lib/api';
+import { answerPasskeyRequest } from '../../../lib/passkeys';
 
 export const cardsQueryKey = ['cards'] as const;
 
@@ -82,5 +84,25 @@ export function useReveal() {
 export function useReauthenticate() {
   return useMutation({
     mutationFn: (password: string) => api<void>('/api/auth/reauthenticate', { method: 'POST', body: { password } }),
+  });
+}
+
+/** Whether the user has a passkey to confirm with (the same query as Settings → Security's list). */
+export function useHasPasskey(enabled: boolean) {
+  const query = useQuery({
+    queryKey: ['passkeys'],
+    queryFn: async () => (await api<PasskeyList>('/api/me/passkeys')).passkeys,
+    enabled,
+  });
+  return (query.data?.length ?? 0) > 0;
+}
+
+/** Confirm it is you with a passkey instead of the password (docs/decisions/090). */
+export function useReauthenticateWithPasskey() {
+  return useMutation({
+    mutationFn: async () => {
+      const credential = await answerPasskeyRequest('/api/auth/reauthenticate/passkey/options');
+      await api<void>('/api/auth/reauthenticate/passkey', { method: 'POST', body: { credential } });
+    },
   });
 }

@@ -9,7 +9,8 @@ import { Icon } from '../../../ui/Icon';
 import { Notice } from '../../../ui/Notice';
 import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
-import { useReauthenticate, useReveal } from '../api/cards';
+import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../../lib/passkeys';
+import { useHasPasskey, useReauthenticate, useReauthenticateWithPasskey, useReveal } from '../api/cards';
 
 const REAUTH_CODES = new Set(['reauthentication_required', 'reauth_required']);
 const REVEAL_FAILED = 'Could not reveal the card details. Please try again.';
@@ -19,7 +20,8 @@ export const REVEAL_HIDDEN_NOTE = 'Card details hidden again for your security.'
 
 /**
  * Reveal (DECISIONS §4, §6): asks the server for the full number, expiry and CVV; when the
- * password was entered more than five minutes ago the server says so and this asks for it again.
+ * password was entered more than five minutes ago the server says so and this asks for it again
+ * (or for a passkey, when the user has one).
  * The details live only in this component's state: closing the modal unmounts it, so they are
  * hidden again whenever the modal reopens. They also hide after 60 seconds and as soon as the
  * tab is hidden (another app, a locked phone), as banking apps do.
@@ -27,9 +29,11 @@ export const REVEAL_HIDDEN_NOTE = 'Card details hidden again for your security.'
 export function RevealSection({ card }: { card: Card }) {
   const reveal = useReveal();
   const reauth = useReauthenticate();
+  const reauthWithPasskey = useReauthenticateWithPasskey();
   const toast = useToast();
   const [details, setDetails] = useState<CardReveal | null>(null);
   const [askPassword, setAskPassword] = useState(false);
+  const offerPasskey = useHasPasskey(askPassword) && passkeysSupported();
   const [problem, setProblem] = useState<string | null>(null);
   const [autoHidden, setAutoHidden] = useState(false);
   const form = useZodForm(reauthenticateRequest, { defaultValues: { password: '' } });
@@ -75,6 +79,17 @@ export function RevealSection({ card }: { card: Card }) {
       return;
     }
     form.reset({ password: '' });
+    await requestReveal();
+  }
+
+  async function confirmWithPasskey() {
+    setProblem(null);
+    try {
+      await reauthWithPasskey.mutateAsync();
+    } catch (error) {
+      setProblem(passkeyErrorMessage(error, REVEAL_FAILED));
+      return;
+    }
     await requestReveal();
   }
 
@@ -124,6 +139,13 @@ export function RevealSection({ card }: { card: Card }) {
       {askPassword ? (
         <Form form={form} onSubmit={confirmPassword} aria-label="Confirm your password" className="reveal-form">
           <p className="text-small">For your security, enter your password again to see the full card number, expiry and CVV.</p>
+          {/* Before the field: a message the field shows when it loses focus cannot move it away. */}
+          {offerPasskey && (
+            <Button variant="secondary" size="sm" onClick={() => void confirmWithPasskey()} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
+              <Icon d={PASSKEY_ICON_PATH} size={16} />
+              Use a passkey instead
+            </Button>
+          )}
           <TextField name="password" label="Password" type="password" required autoComplete="current-password" autoFocus />
           <div className="button-row">
             <Button variant="secondary" size="sm" onClick={() => setAskPassword(false)}>

@@ -9,11 +9,12 @@ import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
 import { useSession } from '../../auth/api/session';
 import { useChangePassword } from '../api/account';
+import { PasskeysPanel } from './PasskeysPanel';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 const EMPTY: ChangePasswordFormValues = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
 
-/** Settings → Security: change the password with the live checklist (spec §5), and two-factor sign-in. */
+/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in and passkeys. */
 export function SecurityTab() {
   const { profile } = useSession();
   const toast = useToast();
@@ -56,6 +57,7 @@ export function SecurityTab() {
         </div>
       </Form>
       <TwoFactorPanel enabled={profile?.twoFactorEnabled ?? false} />
+      <PasskeysPanel />
     </div>
   );
 }
