@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'two_factor_already_enabled', // 409
   'two_factor_not_enabled', // 409
   'two_factor_setup_expired', // 409
+  'two_factor_locked', // 401/400: codes from the app are paused after the daily cap of wrong codes (a recovery code or the e-mailed link unlocks)
   // Money
   'forbidden', // 403
   'limit_reached', // 403: the plan's monthly limit

@@ -1,9 +1,12 @@
 // Password hashing (DECISIONS §6, OWASP ASVS 5.0 L2): argon2id with m = 19 MiB, t = 2, p = 1.
 // The password is hashed exactly as typed: no trimming, no truncation (the rule caps it at 128).
-import { hash, verify, type Algorithm } from '@node-rs/argon2';
+// Every hash and verification goes through the bounded pool (lib/argon2-pool.ts, decision 080):
+// past its queue they throw AppError 503 `service_unavailable` with Retry-After.
+import { argon2Pool } from './argon2-pool';
+import { AppError } from './errors';
 
-// `Algorithm` is a const enum, which isolated modules cannot read; 2 is its Argon2id member.
-const ARGON2ID = 2 as Algorithm;
+// @node-rs/argon2's `Algorithm` is a const enum, which isolated modules cannot read; 2 is Argon2id.
+const ARGON2ID = 2;
 
 export const PASSWORD_HASH_OPTIONS = {
   algorithm: ARGON2ID,
@@ -13,14 +16,16 @@ export const PASSWORD_HASH_OPTIONS = {
 } as const;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PASSWORD_HASH_OPTIONS);
+  return argon2Pool().hash(password, PASSWORD_HASH_OPTIONS);
 }
 
-/** False for a wrong password and for a stored value that is not a valid hash. */
+/** False for a wrong password and for a stored value that is not a valid hash; throws 503 when the pool is full. */
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  if (!passwordHash.startsWith('$argon2')) return false;
   try {
-    return await verify(passwordHash, password);
-  } catch {
+    return await argon2Pool().verify(passwordHash, password);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
     return false;
   }
 }
@@ -30,6 +35,11 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword(`dummy-${Math.random()}-${Date.now()}`);
-  await verifyPassword(await dummyHash, password);
+  // A refused first hash must not be kept: the next call tries again.
+  const stored = await dummyHash.catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
+  await verifyPassword(stored, password);
   return false;
 }
