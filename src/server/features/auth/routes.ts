@@ -16,6 +16,7 @@ import { errorResponse } from '../../../contracts/common';
 import { TWO_FACTOR_MESSAGES, loginTwoFactorRequest, twoFactorUnlockRequest, twoFactorUnlockResponse } from '../../../contracts/two-factor';
 import { profile } from '../../../contracts/me';
 import { audit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
 import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
 import { checkCurrentPassword } from './check-password';
 import { limitByIpAndEmail, limitSignIn, limitTokenChecks } from './limits';
@@ -38,6 +39,12 @@ export function deliverMailSoon(app: FastifyInstance): void {
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The daily cap was reached: the owner's e-mail goes out now rather than at the next scheduled run. */
+  const mailIfLocked = (error: unknown): never => {
+    if (error instanceof AppError && error.code === 'two_factor_locked') deliverMailSoon(app);
+    throw error;
+  };
+
   app.post(
     '/auth/register',
     {
@@ -115,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         previousSessionId: request.auth?.sessionId,
-      });
+      }).catch(mailIfLocked);
       setSessionCookie(request, reply, session);
       return reply.status(200).send(signedIn);
     },
