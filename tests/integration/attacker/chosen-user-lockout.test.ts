@@ -8,7 +8,7 @@ import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
 import { base32Decode, totp } from '../../../src/server/lib/totp';
 import { createTestApp, testConfig, type TestApp } from '../../helpers/test-app';
 import { createTestDatabase, requireEngine } from '../../helpers/test-db';
-import { STRONG_PASSWORD, client, loginVia, registerVia, type TestClient } from '../../helpers/auth-client';
+import { client, loginVia, registerVia, type TestClient } from '../../helpers/auth-client';
 
 const run = await requireEngine();
 
