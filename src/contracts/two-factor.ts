@@ -17,7 +17,8 @@ export const TWO_FACTOR_MESSAGES = {
   locked:
     'Too many incorrect codes today, so codes from your authenticator app are paused. Use a recovery code, or the unlock link we have e-mailed to you.',
   unlocked: 'Codes from your authenticator app work again.',
-  unlockLinkInvalid: 'This unlock link is invalid or has expired. Sign in with a recovery code, or enter a wrong code again tomorrow for a new link.',
+  unlockLinkInvalid:
+    'This unlock link is invalid or has expired. Sign in with a recovery code, or sign in again with a code from your app to get a new link.',
 } as const;
 
 export const RECOVERY_CODE_COUNT = 10;

@@ -7,6 +7,12 @@
 // when nothing at normal priority wants the CPU, so the event loop answering card lists and
 // cash-outs, and PostgreSQL, go first (docs/performance.md, "What the isolation floor needs").
 // Where that is not possible (not Linux, no /proc) the worker hashes at normal priority.
+//
+// The queue is fair between clients (the caller names one, the request's IP): each client's recent
+// use of the pool is counted (decaying by half every 7 s), a free thread takes the waiting job of
+// the client that used the pool least, and when the queue is full it is the heaviest client's
+// newest job that is refused, not a newcomer's. An honest user signing in once does not wait
+// behind, or get refused for, the addresses that keep the pool busy.
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -63,7 +69,12 @@ parentPort.on('message', (job) => {
 `;
 
 type JobMessage = { id: number; op: 'hash'; password: string; options: Argon2Options } | { id: number; op: 'verify'; hash: string; password: string };
-type Job = { message: JobMessage; resolve: (value: string | boolean) => void; reject: (error: Error) => void };
+type Job = { message: JobMessage; client: string; resolve: (value: string | boolean) => void; reject: (error: Error) => void };
+
+/** How fast a client's use of the pool is forgotten: halved every this many ms. */
+const USAGE_HALF_LIFE_MS = 7_000;
+/** Clients remembered at most (the least used are forgotten first). */
+const MAX_CLIENTS = 10_000;
 type Slot = { worker: Worker; job: Job | null; niced: boolean };
 
 export type Argon2PoolStats = { threads: number; queueLimit: number; started: number; refused: number; running: number; queued: number; nicedThreads: number };
@@ -77,6 +88,7 @@ export class Argon2Pool {
   private started = 0;
   private refused = 0;
   private closed = false;
+  private readonly usage = new Map<string, { value: number; at: number }>();
   private readonly argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
 
   constructor(readonly options: Argon2PoolOptions) {
@@ -84,12 +96,13 @@ export class Argon2Pool {
     if (!Number.isSafeInteger(options.queueLimit) || options.queueLimit < 0) throw new RangeError('queueLimit must be a non-negative integer');
   }
 
-  hash(password: string, options: Argon2Options): Promise<string> {
-    return this.run({ id: 0, op: 'hash', password, options }) as Promise<string>;
+  /** `client`: who asks (the request's IP), for the fair queue; one shared name when unknown. */
+  hash(password: string, options: Argon2Options, client = ''): Promise<string> {
+    return this.run({ id: 0, op: 'hash', password, options }, client) as Promise<string>;
   }
 
-  verify(hash: string, password: string): Promise<boolean> {
-    return this.run({ id: 0, op: 'verify', hash, password }) as Promise<boolean>;
+  verify(hash: string, password: string, client = ''): Promise<boolean> {
+    return this.run({ id: 0, op: 'verify', hash, password }, client) as Promise<boolean>;
   }
 
   stats(): Argon2PoolStats {
@@ -111,18 +124,46 @@ export class Argon2Pool {
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
-  private run(message: JobMessage): Promise<string | boolean> {
+  private run(message: JobMessage, client: string): Promise<string | boolean> {
     if (this.closed) return Promise.reject(argon2Busy());
     return new Promise((resolve, reject) => {
-      const job: Job = { message: { ...message, id: this.nextId++ }, resolve, reject };
+      const job: Job = { message: { ...message, id: this.nextId++ }, client, resolve, reject };
+      const weight = this.touch(client);
       const slot = this.idleSlot();
       if (slot) return this.dispatch(slot, job);
-      if (this.queue.length >= this.options.queueLimit) {
-        this.refused += 1;
-        return reject(argon2Busy());
-      }
+      if (this.queue.length < this.options.queueLimit) return void this.queue.push(job);
+      // Full: the newest job of the heaviest client waiting goes, if that client is heavier than this one.
+      let shed = -1;
+      let heaviest = weight;
+      this.queue.forEach((waiting, index) => {
+        const w = this.weight(waiting.client);
+        if (w > heaviest || (w === heaviest && shed >= 0 && waiting.client === this.queue[shed]!.client)) {
+          heaviest = w;
+          shed = index;
+        }
+      });
+      this.refused += 1;
+      if (shed < 0) return reject(argon2Busy());
+      const [refused] = this.queue.splice(shed, 1);
+      refused!.reject(argon2Busy());
       this.queue.push(job);
     });
+  }
+
+  /** The client's recent use, decayed to now. */
+  private weight(client: string, now = Date.now()): number {
+    const entry = this.usage.get(client);
+    return entry ? entry.value * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
+  }
+
+  /** Counts one job of the client; returns its weight with it. */
+  private touch(client: string): number {
+    const now = Date.now();
+    const value = this.weight(client, now) + 1;
+    this.usage.delete(client); // re-inserted last: the map's order is least recently used first
+    this.usage.set(client, { value, at: now });
+    if (this.usage.size > MAX_CLIENTS) this.usage.delete(this.usage.keys().next().value as string);
+    return value;
   }
 
   private idleSlot(): Slot | undefined {
@@ -155,7 +196,7 @@ export class Argon2Pool {
       slot.job?.reject(error);
       slot.job = null;
       // A job waiting for this thread gets a new one.
-      const waiting = this.queue.shift();
+      const waiting = this.takeNext();
       if (waiting && !this.closed) this.dispatch(this.spawn(), waiting);
     };
     worker.on('error', fail);
@@ -173,8 +214,24 @@ export class Argon2Pool {
     slot.worker.postMessage(job.message);
   }
 
+  /** The waiting job of the client that used the pool least (the earliest of its jobs on a tie). */
+  private takeNext(): Job | undefined {
+    if (this.queue.length === 0) return undefined;
+    const now = Date.now();
+    let best = 0;
+    let bestWeight = Infinity;
+    this.queue.forEach((job, index) => {
+      const w = this.weight(job.client, now);
+      if (w < bestWeight) {
+        bestWeight = w;
+        best = index;
+      }
+    });
+    return this.queue.splice(best, 1)[0];
+  }
+
   private next(slot: Slot): void {
-    const job = this.queue.shift();
+    const job = this.takeNext();
     if (job) this.dispatch(slot, job);
   }
 }

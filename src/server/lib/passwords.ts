@@ -15,15 +15,16 @@ export const PASSWORD_HASH_OPTIONS = {
   parallelism: 1,
 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2Pool().hash(password, PASSWORD_HASH_OPTIONS);
+/** `client`: who asks (the request's IP), so that the pool's queue is fair between clients. */
+export function hashPassword(password: string, client?: string): Promise<string> {
+  return argon2Pool().hash(password, PASSWORD_HASH_OPTIONS, client);
 }
 
 /** False for a wrong password and for a stored value that is not a valid hash; throws 503 when the pool is full. */
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+export async function verifyPassword(passwordHash: string, password: string, client?: string): Promise<boolean> {
   if (!passwordHash.startsWith('$argon2')) return false;
   try {
-    return await argon2Pool().verify(passwordHash, password);
+    return await argon2Pool().verify(passwordHash, password, client);
   } catch (error) {
     if (error instanceof AppError) throw error;
     return false;
@@ -33,13 +34,13 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
 // A hash of a random password, computed once: checking against it when no account matches makes
 // a sign-in for an unknown e-mail take as long as one for a known e-mail (no enumeration by timing).
 let dummyHash: Promise<string> | undefined;
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummyHash ??= hashPassword(`dummy-${Math.random()}-${Date.now()}`);
+export async function verifyAgainstDummy(password: string, client?: string): Promise<false> {
+  dummyHash ??= hashPassword(`dummy-${Math.random()}-${Date.now()}`, client);
   // A refused first hash must not be kept: the next call tries again.
   const stored = await dummyHash.catch((error: unknown) => {
     dummyHash = undefined;
     throw error;
   });
-  await verifyPassword(stored, password);
+  await verifyPassword(stored, password, client);
   return false;
 }

@@ -129,17 +129,28 @@ describe.skipIf(!run)('attacker: chosen-user lockout (issue 19, item 3)', () => 
     expect(again.statusCode, again.body).toBe(200);
   });
 
-  it('the e-mailed link unlocks, once', async () => {
+  it('the e-mailed link unlocks, once; an expired one is replaced on the next code from the app', async () => {
     const victim = await account('linked', true);
     sent.length = 0;
     const statuses = await wrongCodes(victim, AUTH_RATE_LIMITS.twoFactorDailyFailures + 1);
     expect(statuses.at(-1)).toBe(401);
     const mail = sent.find((m) => m.to === victim.email);
-    const token = /unlock-two-factor\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+    let token = /unlock-two-factor\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
     expect(token).toBeDefined();
     expect((await secondStep(victim, client(t.app, freshIp()), totp(victim.secret, clock))).json().error.code).toBe('two_factor_locked');
 
+    // An hour later the link has expired; a code from the app, still refused, e-mails a new one.
+    clock = new Date(clock.getTime() + 61 * 60_000);
+    expect((await secondStep(victim, client(t.app, freshIp()), totp(victim.secret, clock))).json().error.code).toBe('two_factor_locked');
+    const links = sent.filter((m) => m.to === victim.email).map((m) => /unlock-two-factor\?token=([A-Za-z0-9_-]{43})/.exec(m.text)?.[1]);
+    expect(links).toHaveLength(2);
     const visitor = client(t.app, freshIp());
+    expect((await visitor.request('POST', '/api/auth/two-factor/unlock', { token })).statusCode).toBe(400);
+    token = links[1];
+    // Opening the page twice, or a second wrong code, does not send a third while this one lives.
+    expect((await secondStep(victim, client(t.app, freshIp()), totp(victim.secret, clock))).json().error.code).toBe('two_factor_locked');
+    expect(sent.filter((m) => m.to === victim.email)).toHaveLength(2);
+
     const unlocked = await visitor.request('POST', '/api/auth/two-factor/unlock', { token });
     expect(unlocked.statusCode, unlocked.body).toBe(200);
     expect(unlocked.json()).toEqual({ message: 'Codes from your authenticator app work again.' });

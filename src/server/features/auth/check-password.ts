@@ -16,7 +16,7 @@ export async function checkCurrentPassword(
   const failures = await limitPasswordChecks(db, { userId: input.userId, ip: input.ip });
   const [user] = await db.select({ email: users.email, passwordHash: users.passwordHash }).from(users).where(eq(users.id, input.userId));
   if (!user) throw unauthorized();
-  if (!(await verifyPassword(user.passwordHash, input.password))) {
+  if (!(await verifyPassword(user.passwordHash, input.password, input.ip))) {
     await failures.failed();
     await audit(db, { userId: input.userId, event: input.failureEvent, ip: input.ip, at: input.now });
     throw new AppError(400, 'wrong_password', input.wrongMessage);

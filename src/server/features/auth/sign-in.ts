@@ -36,7 +36,7 @@ export async function signIn(
     .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
     .from(users)
     .where(eq(users.email, input.email));
-  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+  const ok = user ? await verifyPassword(user.passwordHash, input.password, input.ip) : await verifyAgainstDummy(input.password, input.ip);
   if (!user || !ok) {
     await input.failures.failed();
     await audit(db, {

@@ -47,6 +47,33 @@ export async function recordWrongSecondFactor(db: Db, mailer: Mailer, input: { u
   });
 }
 
+/**
+ * A code from the app while locked: when no unlock link is still valid (the last one expired or
+ * was lost), a new one is e-mailed, so an owner without recovery codes is never stuck. At most
+ * one live link at a time; the attempt itself is answered `two_factor_locked` either way.
+ */
+export async function resendUnlockLinkIfNoneLive(db: Db, mailer: Mailer, input: { userId: string; now: Date; ip: string; appUrl: string }): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    // Locked, with two-factor on; the row lock makes concurrent attempts take turns here.
+    const [user] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(and(eq(users.id, input.userId), eq(users.totpEnabled, true), isNotNull(users.totpLockedAt)))
+      .for('no key update');
+    if (!user) return;
+    const live = await tx
+      .select({ id: twoFactorUnlockTokens.id })
+      .from(twoFactorUnlockTokens)
+      .where(and(eq(twoFactorUnlockTokens.userId, input.userId), isNull(twoFactorUnlockTokens.usedAt), gt(twoFactorUnlockTokens.expiresAt, input.now)))
+      .limit(1);
+    if (live.length > 0) return;
+    const token = newToken();
+    await tx.insert(twoFactorUnlockTokens).values({ userId: input.userId, tokenHash: hashToken(token), createdAt: input.now, expiresAt: new Date(input.now.getTime() + UNLOCK_LINK_VALID_MS) });
+    await mailer.enqueue(twoFactorLockedEmail({ to: user.email, appUrl: input.appUrl, token, wrongCodes: AUTH_RATE_LIMITS.twoFactorDailyFailures }), tx);
+    await audit(tx, { userId: input.userId, event: 'two_factor_unlock_link_resent', ip: input.ip, at: input.now });
+  });
+}
+
 /** Clears the lock inside the caller's transaction (a recovery code was used); its links stop working. */
 export async function clearTwoFactorLock(tx: DbOrTx, userId: string): Promise<boolean> {
   const rows = await tx.update(users).set({ totpLockedAt: null }).where(and(eq(users.id, userId), isNotNull(users.totpLockedAt))).returning({ id: users.id });

@@ -16,7 +16,7 @@ import { loadProfile } from '../me/get-profile';
 import type { Mailer } from '../../adapters/mailer';
 import { limitTwoFactorByIp, limitTwoFactorFailures } from './limits';
 import { consumeSecondFactor, invalidCode, matchSecondFactor, remainingRecoveryCodes } from './two-factor';
-import { afterUnlock, clearTwoFactorLock, recordWrongSecondFactor, twoFactorLocked } from './two-factor-lock';
+import { afterUnlock, clearTwoFactorLock, recordWrongSecondFactor, resendUnlockLinkIfNoneLive, twoFactorLocked } from './two-factor-lock';
 
 export const CHALLENGE_VALID_MS = 5 * 60 * 1000;
 export const CHALLENGE_MAX_ATTEMPTS = 5;
@@ -113,6 +113,7 @@ export async function completeTwoFactorSignIn(
   const parsed = parseSecondFactorCode(input.code);
   if (user.lockedAt && parsed?.kind === 'totp') {
     await audit(db, { userId: challenge.userId, event: 'sign_in_second_factor_failed', ip: input.ip, details: { reason: 'locked', attempt: claimed.attempts }, at: input.now });
+    await resendUnlockLinkIfNoneLive(db, mailer, { userId: challenge.userId, now: input.now, ip: input.ip, appUrl: input.appUrl });
     throw twoFactorLocked();
   }
 
