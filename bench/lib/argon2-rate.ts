@@ -1,8 +1,8 @@
 // The host's argon2id rate, measured in the same run as the sign-in scenario (DECISIONS §8): the
-// sign-in floor is a share of what this machine's cores can hash at the app's own parameters.
+// sign-in floor is a share of what this machine's cores can hash at the app's own parameters, the
+// way the app hashes (its argon2id pool: worker threads at nice 19, decision 080).
 import os from 'node:os';
 import path from 'node:path';
-import { PASSWORD_HASH_OPTIONS } from '../../src/server/lib/passwords';
 import { projectRoot, runCommand } from './processes';
 
 export type Argon2Figures = {
@@ -13,14 +13,15 @@ export type Argon2Figures = {
   verifications: number;
   seconds: number;
   cores: number;
+  /** Hashing threads, and how many of them run at nice 19. */
+  threads?: number;
+  nicedThreads?: number;
 };
 
 export async function measureArgon2Rate(seconds: number): Promise<Argon2Figures> {
   const cores = os.availableParallelism();
-  const run = await runCommand(process.execPath, [path.join(projectRoot, 'bench', 'argon2-loop.mjs')], {
+  const run = await runCommand(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bench', 'argon2-loop.ts')], {
     PATH: process.env.PATH ?? '',
-    UV_THREADPOOL_SIZE: String(cores),
-    ARGON2_OPTIONS: JSON.stringify(PASSWORD_HASH_OPTIONS),
     ARGON2_SECONDS: String(seconds),
     ARGON2_IN_FLIGHT: String(cores * 2),
   });

@@ -146,9 +146,9 @@ export async function prepareAttack(baseUrl: string, options: BenchOptions): Pro
   return { honest, cards, signIn, attackers };
 }
 
-type AttackContext = { kind?: 'regenerate' | 'wrong-password'; ip?: string; attacker?: User; victim?: () => User };
+type Attacker = { kind: 'regenerate' | 'wrong-password'; ip: string; attacker?: User; victim: () => User };
+type AttackContext = { identity?: Attacker };
 
-/** Issue 19's flood against honest traffic, on a server with rate limits on and TRUST_PROXY=true. */
 export async function measureAttack(baseUrl: string, options: BenchOptions, prepared: AttackPrepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
   // Per user: a card list every 0.5 s, a cash-out every 4 s, a sign-in every 7 s (under the
   // sign-in limit of 10 a minute per e-mail and per address, and under any per-user money limit
@@ -156,43 +156,47 @@ export async function measureAttack(baseUrl: string, options: BenchOptions, prep
   const users = prepared.honest.length;
   const rates = { 'list cards': users * 2, 'cash out': users / 4, 'sign in': users / 7 };
   const streams = [listStream(prepared.honest, rates['list cards']), cashoutStream(prepared.cards, rates['cash out']), signInStream(prepared.signIn, rates['sign in'])];
-  // Each of the 16 connections keeps one address (autocannon gives each connection its own context).
-  let connection = 0;
+  // 16 attackers, each with an address of its own. autocannon clears a connection's context
+  // before each request when there is only one request in the list, so the addresses cannot live
+  // there: each request takes the next attacker in turn (16 connections, about one request of
+  // each attacker in flight), and the context only carries it to onResponse.
   const victims = [...prepared.signIn, ...prepared.honest];
+  const attackers: Attacker[] = Array.from({ length: 16 }, (_, n) => ({
+    kind: n % 2 === 0 ? 'regenerate' : 'wrong-password',
+    ip: `203.0.113.${100 + n}`,
+    attacker: prepared.attackers[Math.floor(n / 2) % prepared.attackers.length],
+    victim: cycle(victims),
+  }));
+  const nextAttacker = cycle(attackers);
   const attack: Request = {
     method: 'POST',
     path: '/api/auth/login',
     setupRequest: (request, raw) => {
       const context = raw as AttackContext;
-      if (!context.kind) {
-        const n = connection++;
-        context.kind = n % 2 === 0 ? 'regenerate' : 'wrong-password';
-        context.ip = `203.0.113.${100 + n}`;
-        context.attacker = prepared.attackers[Math.floor(n / 2) % prepared.attackers.length];
-        context.victim = cycle(victims);
-      }
-      if (context.kind === 'regenerate' && context.attacker) {
+      const identity = nextAttacker();
+      context.identity = identity;
+      if (identity.kind === 'regenerate' && identity.attacker) {
         return {
           ...request,
           path: '/api/me/two-factor/recovery-codes',
-          headers: { ...JSON_HEADERS, cookie: context.attacker.cookie, 'x-forwarded-for': context.ip ?? '' },
+          headers: { ...JSON_HEADERS, cookie: identity.attacker.cookie, 'x-forwarded-for': identity.ip },
           body: JSON.stringify({ currentPassword: BENCH_PASSWORD }),
         };
       }
       return {
         ...request,
         path: '/api/auth/login',
-        headers: { ...JSON_HEADERS, 'x-forwarded-for': context.ip ?? '' },
-        body: JSON.stringify({ email: context.victim?.().email, password: 'Wrong-Pass-0000' }),
+        headers: { ...JSON_HEADERS, 'x-forwarded-for': identity.ip },
+        body: JSON.stringify({ email: identity.victim().email, password: 'Wrong-Pass-0000' }),
       };
     },
     onResponse: (_status, _body, raw, headers) => {
       // A re-authentication may rotate the session: follow it, as a browser would.
-      const context = raw as AttackContext;
+      const attacker = (raw as AttackContext).identity?.attacker;
       const setCookie: string[] | string | undefined = headers?.['set-cookie'];
       const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
       const session = cookies.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('pw_session=') && c.length > 'pw_session='.length);
-      if (session && context.attacker) context.attacker.cookie = session;
+      if (session && attacker) attacker.cookie = session;
     },
   };
   const seconds = options.isolationSeconds;

@@ -8,11 +8,12 @@ describe('second-factor codes as typed', () => {
     ['abcde-23456', { kind: 'recovery_code', code: 'ABCDE23456' }],
     ['ABCDE 23456', { kind: 'recovery_code', code: 'ABCDE23456' }],
     ['ABCDE23456', { kind: 'recovery_code', code: 'ABCDE23456' }],
+    ['abcd-efgh-jklm-npqr-stuv-wxyz-2345', { kind: 'recovery_code', code: 'ABCDEFGHJKLMNPQRSTUVWXYZ2345' }],
   ])('%j is %j', (input, expected) => {
     expect(parseSecondFactorCode(input)).toEqual(expected);
   });
 
-  it.each(['', '12345', '1234567', 'ABCDE-2345', 'ABCDE-234567', 'ABCDE-01890', '12345a'])('%j is neither', (input) => {
+  it.each(['', '12345', '1234567', 'ABCDE-2345', 'ABCDE-234567', 'ABCDE-01890', '12345a', 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-234', 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-23456'])('%j is neither', (input) => {
     expect(parseSecondFactorCode(input)).toBeNull();
   });
 
@@ -22,7 +23,7 @@ describe('second-factor codes as typed', () => {
     expect(first(totpCodeForm.safeParse({ code: '12345' }))).toBe('Enter the 6-digit code from your authenticator app');
     expect(first(totpCodeForm.safeParse({ code: 'ABCDE-23456' }))).toBe('Enter the 6-digit code from your authenticator app');
     expect(first(recoveryCodeForm.safeParse({ code: '' }))).toBe('Recovery code is required');
-    expect(first(recoveryCodeForm.safeParse({ code: '123456' }))).toBe('A recovery code has 10 letters and digits, like ABCDE-23456');
+    expect(first(recoveryCodeForm.safeParse({ code: '123456' }))).toBe('A recovery code has 28 letters and digits in groups of 4, like ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345');
     expect(twoFactorDisableForm.safeParse({ currentPassword: 'x', code: 'abcde-23456' }).success).toBe(true);
     expect(first(twoFactorDisableForm.safeParse({ currentPassword: '', code: '123456' }))).toBe('Current password is required');
   });

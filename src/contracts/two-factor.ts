@@ -8,28 +8,41 @@ export const TWO_FACTOR_MESSAGES = {
   codeRequired: 'Authentication code is required',
   totpFormat: 'Enter the 6-digit code from your authenticator app',
   recoveryRequired: 'Recovery code is required',
-  recoveryFormat: 'A recovery code has 10 letters and digits, like ABCDE-23456',
+  recoveryFormat: 'A recovery code has 28 letters and digits in groups of 4, like ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345',
   challengeExpired: 'Your sign-in has expired. Please sign in again.',
   tooManyAttempts: 'Too many incorrect codes. Please sign in again.',
   alreadyEnabled: 'Two-factor authentication is already on.',
   notEnabled: 'Two-factor authentication is not on.',
   setupExpired: 'This setup has expired. Please start again.',
+  locked:
+    'Too many incorrect codes today, so codes from your authenticator app are paused. Use a recovery code, or the unlock link we have e-mailed to you.',
+  unlocked: 'Codes from your authenticator app work again.',
+  unlockLinkInvalid:
+    'This unlock link is invalid or has expired. Sign in with a recovery code, or sign in again with a code from your app to get a new link.',
 } as const;
 
 export const RECOVERY_CODE_COUNT = 10;
-/** Recovery codes are 10 characters of the base32 alphabet (50 bits), shown as ABCDE-23456. */
-export const RECOVERY_CODE_LENGTH = 10;
+/**
+ * Recovery codes are 28 characters of the base32 alphabet (140 random bits, DECISIONS §6 asks for
+ * at least 128), shown in groups of 4: ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345 (decision 081).
+ */
+export const RECOVERY_CODE_LENGTH = 28;
+/** Codes given before decision 081: 10 characters (50 bits), ABCDE-23456; accepted while they last. */
+export const LEGACY_RECOVERY_CODE_LENGTH = 10;
 
 export type SecondFactorCode = { kind: 'totp'; code: string } | { kind: 'recovery_code'; code: string };
 
 /**
- * What a typed second-factor code is: 6 digits (spaces allowed) are a TOTP code; 10 base32
- * characters (any case, spaces and hyphens allowed) a recovery code; anything else is neither.
+ * What a typed second-factor code is: 6 digits (spaces allowed) are a TOTP code; 28 base32
+ * characters (any case, spaces and hyphens allowed) a recovery code, or 10 for one given before
+ * decision 081; anything else is neither.
  */
 export function parseSecondFactorCode(input: string): SecondFactorCode | null {
   const compact = input.replace(/[\s-]/g, '').toUpperCase();
   if (/^\d{6}$/.test(compact)) return { kind: 'totp', code: compact };
-  if (new RegExp(`^[A-Z2-7]{${RECOVERY_CODE_LENGTH}}$`).test(compact)) return { kind: 'recovery_code', code: compact };
+  if (/^[A-Z2-7]+$/.test(compact) && (compact.length === RECOVERY_CODE_LENGTH || compact.length === LEGACY_RECOVERY_CODE_LENGTH)) {
+    return { kind: 'recovery_code', code: compact };
+  }
   return null;
 }
 
@@ -46,6 +59,12 @@ export const loginTwoFactorRequest = z.object({
   code: secondFactorCodeField,
 });
 export type LoginTwoFactorRequest = z.input<typeof loginTwoFactorRequest>;
+
+// ---- The e-mailed unlock link (decision 083) -----------------------------------------------------
+export const twoFactorUnlockRequest = z.object({
+  token: z.string({ error: TWO_FACTOR_MESSAGES.unlockLinkInvalid }).min(1, TWO_FACTOR_MESSAGES.unlockLinkInvalid).max(128, TWO_FACTOR_MESSAGES.unlockLinkInvalid),
+});
+export const twoFactorUnlockResponse = z.object({ message: z.string() });
 
 // ---- Settings → Security ----------------------------------------------------------------------
 export const twoFactorSetupResponse = z.object({

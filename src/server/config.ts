@@ -43,7 +43,7 @@ const envSchema = z.object({
     .transform((v): boolean | number | string[] => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((a) => a.trim())))
     .optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  // Benchmarks only (docs/decisions/013): turns the DB-backed login/register/reset limits off.
+  // Benchmarks only (docs/decisions/013): turns every rate limit off (decision 082).
   // Exactly "true" or "false"; refused outside demo mode (see loadConfig).
   RATE_LIMIT_DISABLED: z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false'),
   // Money effects (decision 030): the wait before the first retry of a failed effect, doubled at

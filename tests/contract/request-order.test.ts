@@ -68,6 +68,7 @@ describe.runIf(run)(`request order: 401 → 403 → 415 → 400 (${testEngine()}
         'POST /api/auth/password-reset',
         'POST /api/auth/password-reset/confirm',
         'POST /api/auth/register',
+        'POST /api/auth/two-factor/unlock',
         'POST /api/support',
       ].sort(),
     );

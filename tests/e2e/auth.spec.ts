@@ -235,7 +235,7 @@ test.describe('accounts', () => {
   });
 
   test('axe finds nothing on the account pages', async ({ page, baseURL }) => {
-    for (const path of ['/login', '/register', '/reset-password', '/reset-password/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/reset-password/confirm', '/dev/mailbox']) {
+    for (const path of ['/login', '/register', '/reset-password', '/reset-password/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/reset-password/confirm', '/dev/mailbox', '/unlock-two-factor?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/unlock-two-factor']) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.waitForLoadState('networkidle');

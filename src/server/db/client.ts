@@ -10,6 +10,7 @@ import { projectRoot } from '../lib/paths';
 import { localChangeBus, postgresChangeBus, registerChangeBus, type ChangeBus } from './change-bus';
 import { ReadCache } from './read-cache';
 import { markTransactions } from './transaction-scope';
+import { registerRateLimitStore } from '../plugins/rate-limit';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -62,6 +63,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
   markTransactions(db);
+  registerRateLimitStore(db, 'postgres');
   // Instances that start together (scale-out, a rolling deploy) must not migrate side by side:
   // Drizzle's migrator takes no lock, so all but one would fail on "already exists" and exit. A
   // session advisory lock makes them take turns; the later ones find nothing left to apply.
@@ -107,6 +109,7 @@ async function openPglite(dir: string): Promise<Database> {
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   markTransactions(db);
+  registerRateLimitStore(db, 'pglite');
   await migrate(drizzle(client, { schema }), { migrationsFolder });
   // One process owns an embedded database, so this instance's own changes are all there are.
   const readCache = new ReadCache({ enabled: true });

@@ -60,6 +60,9 @@ export const users = pgTable(
     totpPendingCreatedAt: ts('totp_pending_created_at'),
     // The last 30-second step whose code was accepted: a code is never accepted twice.
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // Set when the daily cap on wrong second-factor codes is reached (decision 083): codes from the
+    // app are refused until a recovery code or the e-mailed unlock link clears it.
+    totpLockedAt: ts('totp_locked_at'),
     lastUpdated: ts('last_updated').notNull().defaultNow(),
     ...demoFlags(),
   },
@@ -121,6 +124,21 @@ export const passwordResetTokens = pgTable(
     usedAt: ts('used_at'),
   },
   (t) => [uniqueIndex('password_reset_tokens_hash_key').on(t.tokenHash)],
+);
+
+// The e-mailed link that unlocks a second factor locked by the daily cap (decision 083): like a
+// reset link, a single-use random token valid 1 hour, only its SHA-256 stored.
+export const twoFactorUnlockTokens = pgTable(
+  'two_factor_unlock_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('two_factor_unlock_tokens_hash_key').on(t.tokenHash), index('two_factor_unlock_tokens_user_idx').on(t.userId)],
 );
 
 export const recoveryCodes = pgTable(
@@ -275,12 +293,17 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_user_idx').on(t.userId, t.createdAt)],
 );
 
-// Fixed-window counters shared by every server instance (rate limits must hold across instances).
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  windowStart: ts('window_start').notNull(),
-  count: integer('count').notNull(),
-});
+// Rate-limit counters shared by every server instance on PostgreSQL (decision 082): the layout
+// rate-limiter-flexible's RateLimiterDrizzle reads and writes (points used until `expire`).
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    points: integer('points').notNull().default(0),
+    expire: ts('expire'),
+  },
+  (t) => [index('rate_limit_counters_expire_idx').on(t.expire)],
+);
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

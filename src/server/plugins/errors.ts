@@ -107,7 +107,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.statusCode === 429) reply.header('retry-after', '60');
+      if (error.statusCode === 429 || error.statusCode === 503) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? 60))));
       return reply.status(error.statusCode).send({ error: { code: error.code, message: error.message, details: error.details } });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,33 +1,31 @@
-// Fixed-window rate limiting kept in PostgreSQL (table rate_limits), so the limit holds across
-// every server instance and survives restarts. One statement per check: an upsert that starts a
-// new window or counts one more attempt in the current one, and returns the count.
+// Rate limits with a kept library, rate-limiter-flexible (decision 082). On PostgreSQL the
+// counters live in the table rate_limit_counters (RateLimiterDrizzle, one atomic upsert per
+// count), so a limit holds across every server instance; on the embedded database, which one
+// process owns, they live in memory (RateLimiterMemory). Past a limit the answer is 429
+// `rate_limited` with Retry-After (the seconds until the window frees a point).
 import { createHash } from 'node:crypto';
-import { lt, sql } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { DbOrTx } from '../db/client';
-import { rateLimits } from '../db/schema';
+import { rateLimitCounters } from '../db/schema';
 import { AppError } from '../lib/errors';
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
 
-export type RateLimitRule = {
-  /** What is being counted, e.g. rateLimitKey('login:ip', request.ip). */
-  key: string;
-  /** Attempts allowed per window; the next one is refused. */
-  limit: number;
-  windowMs: number;
-  now: Date;
+export type LimitRule = {
+  /** Points in a window; the attempt that would go past them is refused. */
+  points: number;
+  durationSeconds: number;
   /** Shown to the user when refused; the generic sentence by default. */
   message?: string;
 };
 
-export type RateLimitState = { count: number; remaining: number; windowStart: Date };
-
-// The benchmark switch (RATE_LIMIT_DISABLED, demo mode only; docs/decisions, "rate-limit switch"):
-// a load generator signs in from one address far more often than any limit allows. buildApp sets
-// it from the config, so it is process-wide: the last app built decides.
+// The benchmark switch (RATE_LIMIT_DISABLED, demo mode only; decision 013): a load generator signs
+// in from one address far more often than any limit allows. buildApp sets it from the config, so
+// it is process-wide: the last app built decides.
 let disabled = false;
 
-/** Turns `rateLimit` into a no-op (nothing counted, nothing refused) or back on. */
+/** Turns every limit into a no-op (nothing counted, nothing refused) or back on. */
 export function setRateLimitsDisabled(value: boolean): void {
   disabled = value;
 }
@@ -36,43 +34,97 @@ export function rateLimitsDisabled(): boolean {
   return disabled;
 }
 
-/** Counts one attempt; throws AppError 429 `rate_limited` once `limit` attempts were made in the window. */
-export async function rateLimit(db: DbOrTx, rule: RateLimitRule): Promise<RateLimitState> {
-  if (disabled) return { count: 0, remaining: rule.limit, windowStart: rule.now };
-  const state = await countAttempt(db, rule);
-  if (state.count > rule.limit) throw new AppError(429, 'rate_limited', rule.message ?? RATE_LIMITED_MESSAGE);
-  return state;
-}
-
-/** Counts one attempt without refusing it (for callers that decide themselves). */
-export async function countAttempt(db: DbOrTx, rule: Pick<RateLimitRule, 'key' | 'windowMs' | 'now' | 'limit'>): Promise<RateLimitState> {
-  if (!Number.isSafeInteger(rule.windowMs) || rule.windowMs <= 0) throw new RangeError('windowMs must be a positive integer');
-  const windowStart = new Date(Math.floor(rule.now.getTime() / rule.windowMs) * rule.windowMs);
-  // An instance whose clock lags behind never resets a newer window (greatest/>=).
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key: rule.key, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`case when ${rateLimits.windowStart} >= excluded.window_start then ${rateLimits.count} + 1 else 1 end`,
-        windowStart: sql`greatest(${rateLimits.windowStart}, excluded.window_start)`,
-      },
-    })
-    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
-  if (!row) throw new Error('rate limit upsert returned nothing');
-  return { count: row.count, remaining: Math.max(0, rule.limit - row.count), windowStart: row.windowStart };
-}
-
 /**
- * A key for one scope and one identifier. The identifier (an IP, an e-mail) is hashed so the
- * table holds no personal data, and its length is bounded whatever the client sends.
+ * The identifier (an IP, an e-mail, a user id, or several joined) is hashed, so the table holds no
+ * personal data, and its length is bounded whatever the client sends.
  */
-export function rateLimitKey(scope: string, identifier: string): string {
-  return `${scope}:${createHash('sha256').update(identifier).digest('base64url').slice(0, 32)}`;
+export function rateLimitKey(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 32);
 }
 
-/** Forgets windows that ended long ago (scheduled job). */
-export async function purgeRateLimits(db: DbOrTx, now: Date, olderThanMs = 24 * 60 * 60 * 1000): Promise<void> {
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - olderThanMs)));
+const refusal = (rule: LimitRule, msBeforeNext: number) =>
+  new AppError(429, 'rate_limited', rule.message ?? RATE_LIMITED_MESSAGE, undefined, Math.max(1, Math.ceil(msBeforeNext / 1000)));
+
+/** One limit (a scope such as "sign-in attempts per IP") over any number of identifiers. */
+export class Limit {
+  constructor(
+    readonly name: string,
+    readonly rule: LimitRule,
+    private readonly limiter: RateLimiterAbstract,
+  ) {}
+
+  /** Counts one attempt; throws 429 `rate_limited` when it goes past the limit. */
+  async consume(...identifier: string[]): Promise<void> {
+    if (disabled) return;
+    try {
+      await this.limiter.consume(rateLimitKey(...identifier));
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw refusal(this.rule, error.msBeforeNext);
+      throw error;
+    }
+  }
+
+  /** Throws 429 when the limit is already used up, counting nothing (a failure counts later). */
+  async check(...identifier: string[]): Promise<void> {
+    if (disabled) return;
+    const state = await this.limiter.get(rateLimitKey(...identifier));
+    if (state && state.consumedPoints >= this.rule.points) throw refusal(this.rule, state.msBeforeNext);
+  }
+
+  /** Counts one without refusing; true when it used up the limit (reached or passed it). */
+  async count(...identifier: string[]): Promise<boolean> {
+    if (disabled) return false;
+    try {
+      const state = await this.limiter.penalty(rateLimitKey(...identifier), 1);
+      return state.consumedPoints >= this.rule.points;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return true;
+      throw error;
+    }
+  }
+
+  /** Points used in the current window. */
+  async used(...identifier: string[]): Promise<number> {
+    const state = await this.limiter.get(rateLimitKey(...identifier));
+    return state?.consumedPoints ?? 0;
+  }
+
+  /** Forgets the count (a success ends a run of failures). */
+  async reset(...identifier: string[]): Promise<void> {
+    if (disabled) return;
+    await this.limiter.delete(rateLimitKey(...identifier));
+  }
+}
+
+// Each database handle gets its own limits, made on first use where its engine says (registered
+// by openDatabase, like the change bus): services keep taking the handle they already have.
+const engineByDb = new WeakMap<object, 'postgres' | 'pglite'>();
+const limitsByDb = new WeakMap<object, Map<string, Limit>>();
+
+export function registerRateLimitStore(db: object, engine: 'postgres' | 'pglite'): void {
+  engineByDb.set(db, engine);
+}
+
+/** The limit `name` with `rule` on this database handle (the same object for the same name). */
+export function limitOn(db: DbOrTx, name: string, rule: LimitRule): Limit {
+  const engine = engineByDb.get(db);
+  if (!engine) throw new Error('rate limits are counted on the database handle, not inside a transaction');
+  let limits = limitsByDb.get(db);
+  if (!limits) limitsByDb.set(db, (limits = new Map()));
+  let limit = limits.get(name);
+  if (!limit) {
+    const options = { keyPrefix: name, points: rule.points, duration: rule.durationSeconds };
+    const limiter =
+      engine === 'postgres'
+        ? // Expired rows are purged by the scheduler (purgeRateLimits), not by a timer per limit.
+          new RateLimiterDrizzle({ ...options, storeClient: db, schema: rateLimitCounters, clearExpiredByTimeout: false } as ConstructorParameters<typeof RateLimiterDrizzle>[0])
+        : new RateLimiterMemory(options);
+    limits.set(name, (limit = new Limit(name, rule, limiter)));
+  }
+  return limit;
+}
+
+/** Forgets counters whose window ended long ago (scheduled job; nothing to do in memory). */
+export async function purgeRateLimits(db: DbOrTx, now: Date, olderThanMs = 60 * 60 * 1000): Promise<void> {
+  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expire, new Date(now.getTime() - olderThanMs)));
 }

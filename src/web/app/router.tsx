@@ -21,6 +21,7 @@ export const router = createBrowserRouter([
       { path: '/register', lazy: page(() => import('../features/auth/RegisterPage')) },
       { path: '/reset-password', lazy: page(() => import('../features/auth/ResetPasswordPage')) },
       { path: '/reset-password/confirm', lazy: page(() => import('../features/auth/ResetPasswordConfirmPage')) },
+      { path: '/unlock-two-factor', lazy: page(() => import('../features/auth/UnlockTwoFactorPage')) },
       { path: '/terms', lazy: page(() => import('../features/legal/TermsPage')) },
       { path: '/privacy', lazy: page(() => import('../features/legal/PrivacyPage')) },
       { path: '/compliance', lazy: page(() => import('../features/legal/CompliancePage')) },

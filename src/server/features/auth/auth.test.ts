@@ -464,17 +464,20 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['password_change_failed', 'password_changed']));
     });
 
-    it('current-password checks are rate limited per user', async () => {
+    it('current-password checks: failures are limited per account and IP, and a right one resets them', async () => {
       const c = client(t.app, freshIp());
       await registerVia(c, freshEmail('guess'));
-      const limit = AUTH_RATE_LIMITS.passwordCheck.perUser;
-      for (let i = 0; i < limit; i += 1) {
+      const limit = AUTH_RATE_LIMITS.passwordCheck.failuresPerAccountAndIp;
+      for (let i = 0; i < limit - 1; i += 1) {
         expect((await c.request('POST', '/api/auth/reauthenticate', { password: `Guess-${i}-Aa` })).statusCode).toBe(400);
+      }
+      expect((await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(204);
+      for (let i = 0; i < limit; i += 1) {
+        expect((await c.request('POST', '/api/auth/reauthenticate', { password: `Guess-${i}-Bb` })).statusCode).toBe(400);
       }
       const blocked = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
       expect(blocked.statusCode).toBe(429);
-      advance(MINUTE_MS);
-      expect((await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(204);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     });
   });
 
@@ -495,19 +498,18 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
   });
 
   describe('rate limits (429)', () => {
-    it('sign-in per e-mail: the attempt after the limit is refused with a clear message, then the window passes', async () => {
+    it('sign-in failures per e-mail and IP: the attempt after the limit is refused with a clear message; the owner elsewhere is not', async () => {
       const email = freshEmail('brute');
       await registerVia(client(t.app, freshIp()), email);
-      const limit = AUTH_RATE_LIMITS.login.perEmail;
-      // From different addresses, so only the per-e-mail limit can be what stops them.
+      const limit = AUTH_RATE_LIMITS.login.failuresPerAccountAndIp;
+      const guesser = client(t.app, freshIp());
       for (let i = 0; i < limit; i += 1) {
-        expect((await loginVia(client(t.app, freshIp()), email, `Wrong-Guess-${i}`)).statusCode).toBe(401);
+        expect((await loginVia(guesser, email, `Wrong-Guess-${i}`)).statusCode).toBe(401);
       }
-      const blocked = await loginVia(client(t.app, freshIp()), email);
+      const blocked = await loginVia(guesser, email);
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many attempts. Please wait a minute and try again.' } });
-      expect(blocked.headers['retry-after']).toBe('60');
-      advance(MINUTE_MS);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect((await loginVia(client(t.app, freshIp()), email)).statusCode).toBe(200);
     });
 

@@ -64,6 +64,35 @@ export function twoFactorChangedEmail(input: { to: string; appUrl: string; chang
   };
 }
 
+export const UNLOCK_LINK_VALID_MINUTES = 60;
+
+/** The daily cap of wrong second-factor codes was reached (decision 083): the owner hears of it and can unlock. */
+export function twoFactorLockedEmail(input: { to: string; appUrl: string; token: string; wrongCodes: number }): MailMessage {
+  const link = `${input.appUrl}/unlock-two-factor?token=${encodeURIComponent(input.token)}`;
+  const lines = [
+    `Someone entered ${input.wrongCodes} incorrect two-factor codes for your PayWeave account today, after entering your password.`,
+    'Codes from your authenticator app are paused until you sign in with a recovery code or open this link:',
+  ];
+  return {
+    to: input.to,
+    subject: 'Two-factor codes paused on your PayWeave account',
+    text: [
+      lines[0],
+      '',
+      lines[1],
+      link,
+      '',
+      `The link works once and expires in ${UNLOCK_LINK_VALID_MINUTES} minutes.`,
+      `If this was not you, your password is known to someone else: reset it now (${input.appUrl}/reset-password).`,
+    ].join('\n'),
+    html: [
+      `<p>${escapeHtml(lines[0]!)}</p>`,
+      `<p>${escapeHtml(lines[1]!)} <a href="${escapeHtml(link)}">Unlock two-factor codes</a></p>`,
+      `<p>The link works once and expires in ${UNLOCK_LINK_VALID_MINUTES} minutes. If this was not you, your password is known to someone else: <a href="${escapeHtml(input.appUrl)}/reset-password">reset it now</a>.</p>`,
+    ].join('\n'),
+  };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

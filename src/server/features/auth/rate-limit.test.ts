@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, requireEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
-import { countAttempt, rateLimit, rateLimitKey, RATE_LIMITED_MESSAGE } from '../../plugins/rate-limit';
+import { limitOn, rateLimitKey, RATE_LIMITED_MESSAGE } from '../../plugins/rate-limit';
 import { AppError } from '../../lib/errors';
 
 const run = await requireEngine();
 
-describe.skipIf(!run)('rate limiter (PostgreSQL fixed windows)', () => {
+describe.skipIf(!run)('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -14,31 +14,39 @@ describe.skipIf(!run)('rate limiter (PostgreSQL fixed windows)', () => {
     await database?.drop();
   });
 
-  const now = new Date('2026-03-02T12:00:30.000Z');
-
-  it('counts concurrent attempts exactly: each gets its own number, none is lost', async () => {
-    const key = rateLimitKey('test:concurrent', 'x');
-    const counts = await Promise.all(Array.from({ length: 25 }, () => countAttempt(database.db, { key, limit: 100, windowMs: 60_000, now })));
-    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  it('counts concurrent attempts exactly: with 25 at once against a limit of 20, exactly 5 are refused', async () => {
+    const limit = limitOn(database.db, 'test:concurrent', { points: 20, durationSeconds: 60 });
+    const results = await Promise.allSettled(Array.from({ length: 25 }, () => limit.consume('x')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError);
+    expect(refused).toHaveLength(5);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ statusCode: 429, code: 'rate_limited', message: RATE_LIMITED_MESSAGE });
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
+      expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
+    }
+    expect(await limit.used('x')).toBe(25);
   });
 
-  it('refuses the attempt after the limit with 429 rate_limited, and a new window starts from 1', async () => {
-    const key = rateLimitKey('test:limit', 'y');
-    for (let i = 1; i <= 3; i += 1) {
-      expect((await rateLimit(database.db, { key, limit: 3, windowMs: 60_000, now })).remaining).toBe(3 - i);
+  it('failure counting: check refuses only once the count is used up; reset forgets it', async () => {
+    const limit = limitOn(database.db, 'test:failures', { points: 3, durationSeconds: 60 });
+    for (let i = 0; i < 3; i += 1) {
+      await expect(limit.check('a', '1.2.3.4')).resolves.toBeUndefined();
+      expect(await limit.count('a', '1.2.3.4')).toBe(i === 2);
     }
-    const refused = await rateLimit(database.db, { key, limit: 3, windowMs: 60_000, now }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ statusCode: 429, code: 'rate_limited', message: RATE_LIMITED_MESSAGE });
-    const nextWindow = new Date('2026-03-02T12:01:00.000Z');
-    expect((await rateLimit(database.db, { key, limit: 3, windowMs: 60_000, now: nextWindow })).count).toBe(1);
-    // An instance whose clock lags behind does not reset the newer window.
-    expect((await countAttempt(database.db, { key, limit: 3, windowMs: 60_000, now })).count).toBe(2);
+    await expect(limit.check('a', '1.2.3.4')).rejects.toMatchObject({ statusCode: 429 });
+    // Another address, or another account, has its own count.
+    await expect(limit.check('a', '5.6.7.8')).resolves.toBeUndefined();
+    await expect(limit.check('b', '1.2.3.4')).resolves.toBeUndefined();
+    await limit.reset('a', '1.2.3.4');
+    await expect(limit.check('a', '1.2.3.4')).resolves.toBeUndefined();
   });
 
   it('keys hold no personal data and have a bounded length', () => {
-    const key = rateLimitKey('login:email', 'someone@example.com');
+    const key = rateLimitKey('someone@example.com');
     expect(key).not.toContain('someone');
-    expect(rateLimitKey('login:email', 'x'.repeat(10_000)).length).toBeLessThan(60);
+    expect(rateLimitKey('x'.repeat(10_000)).length).toBeLessThan(60);
+    expect(rateLimitKey('a', 'bc')).not.toBe(rateLimitKey('ab', 'c'));
   });
 });

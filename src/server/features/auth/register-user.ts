@@ -28,7 +28,7 @@ export async function registerUser(
   input: { email: string; password: string; now: Date; demoMode: boolean; ip: string; userAgent?: string },
 ): Promise<{ profile: Profile; session: NewSession }> {
   // Hashing takes tens of milliseconds on purpose: do it before the transaction holds anything.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, input.ip);
   try {
     return await inTransaction(db, async (tx) => {
       const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));

@@ -13,21 +13,25 @@ import {
   registerRequest,
 } from '../../../contracts/auth';
 import { errorResponse } from '../../../contracts/common';
-import { loginTwoFactorRequest } from '../../../contracts/two-factor';
+import { TWO_FACTOR_MESSAGES, loginTwoFactorRequest, twoFactorUnlockRequest, twoFactorUnlockResponse } from '../../../contracts/two-factor';
 import { profile } from '../../../contracts/me';
 import { audit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
 import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
 import { checkCurrentPassword } from './check-password';
-import { limitByIpAndEmail, limitResetConfirm } from './limits';
+import { limitByIpAndEmail, limitSignIn, limitTokenChecks } from './limits';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset';
 import { registerUser } from './register-user';
 import { signIn } from './sign-in';
 import { totpKey } from './two-factor';
 import { completeTwoFactorSignIn } from './two-factor-sign-in';
+import { unlockTwoFactor } from './two-factor-lock';
 import { PUBLIC, SESSION_OPTIONAL } from '../../plugins/request-order';
 
 const noContent = z.null().describe('No content');
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
+/** Where a password (or a legacy recovery code) is hashed or checked: the argon2id pool may be full (decision 080). */
+const hashing = { 503: errorResponse } as const;
 
 /** Sends queued e-mail now rather than at the next scheduled run; never delays or fails the answer. */
 export function deliverMailSoon(app: FastifyInstance): void {
@@ -35,6 +39,12 @@ export function deliverMailSoon(app: FastifyInstance): void {
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** The daily cap was reached: the owner's e-mail goes out now rather than at the next scheduled run. */
+  const mailIfLocked = (error: unknown): never => {
+    if (error instanceof AppError && error.code === 'two_factor_locked') deliverMailSoon(app);
+    throw error;
+  };
+
   app.post(
     '/auth/register',
     {
@@ -42,12 +52,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         security: PUBLIC, summary: 'Create an account and sign in (sets the session cookie)',
         body: registerRequest,
-        response: { 201: profile, ...errors },
+        response: { 201: profile, ...errors, ...hashing },
       },
     },
     async (request, reply) => {
       const now = app.now();
-      await limitByIpAndEmail(app.db, { action: 'register', ip: request.ip, email: request.body.email, now });
+      await limitByIpAndEmail(app.db, { action: 'register', ip: request.ip, email: request.body.email });
       const { profile: created, session } = await registerUser(app.db, {
         email: request.body.email,
         password: request.body.password,
@@ -69,13 +79,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         security: PUBLIC, summary:
           'Sign in (a new session cookie; remember-me keeps it 30 days). With two-factor sign-in on, a right password answers {twoFactorRequired, challengeId} and no session: continue with POST /api/auth/login/two-factor',
         body: loginRequest,
-        response: { 200: loginResponse, ...errors },
+        response: { 200: loginResponse, ...errors, ...hashing },
       },
     },
     async (request, reply) => {
       const now = app.now();
-      await limitByIpAndEmail(app.db, { action: 'login', ip: request.ip, email: request.body.email, now });
+      const failures = await limitSignIn(app.db, { ip: request.ip, email: request.body.email });
       const result = await signIn(app.db, {
+        failures,
         email: request.body.email,
         password: request.body.password,
         rememberMe: request.body.rememberMe,
@@ -100,11 +111,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         security: PUBLIC, summary:
           'Second sign-in step: a code from the authenticator app or a single-use recovery code (challenge valid 5 minutes, 5 attempts); sets the session cookie',
         body: loginTwoFactorRequest,
-        response: { 200: profile, ...errors },
+        response: { 200: profile, ...errors, ...hashing },
       },
     },
     async (request, reply) => {
-      const { profile: signedIn, session } = await completeTwoFactorSignIn(app.db, {
+      const { profile: signedIn, session } = await completeTwoFactorSignIn(app.db, app.adapters.mailer, {
+        appUrl: app.config.appUrl,
         challengeId: request.body.challengeId,
         code: request.body.code,
         key: totpKey(app.config.cardDataKey),
@@ -112,9 +124,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         previousSessionId: request.auth?.sessionId,
-      });
+      }).catch(mailIfLocked);
       setSessionCookie(request, reply, session);
       return reply.status(200).send(signedIn);
+    },
+  );
+
+  app.post(
+    '/auth/two-factor/unlock',
+    {
+      schema: {
+        tags: ['auth'],
+        security: PUBLIC,
+        summary:
+          'The e-mailed link after the daily cap of wrong two-factor codes (decision 083): codes from the authenticator app work again (single use, 1 hour)',
+        body: twoFactorUnlockRequest,
+        response: { 200: twoFactorUnlockResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await unlockTwoFactor(app.db, { token: request.body.token, now: app.now(), ip: request.ip });
+      return reply.status(200).send({ message: TWO_FACTOR_MESSAGES.unlocked });
     },
   );
 
@@ -143,7 +173,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const now = app.now();
-      await limitByIpAndEmail(app.db, { action: 'passwordReset', ip: request.ip, email: request.body.email, now });
+      await limitByIpAndEmail(app.db, { action: 'passwordReset', ip: request.ip, email: request.body.email });
       const queued = await requestPasswordReset(app.db, app.adapters.mailer, { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl });
       if (queued) deliverMailSoon(app);
       return reply.status(202).send({ message: AUTH_MESSAGES.resetRequested });
@@ -157,12 +187,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         security: PUBLIC, summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
         body: passwordResetConfirmRequest,
-        response: { 204: noContent, ...errors },
+        response: { 204: noContent, ...errors, ...hashing },
       },
     },
     async (request, reply) => {
       const now = app.now();
-      await limitResetConfirm(app.db, { ip: request.ip, now });
+      await limitTokenChecks(app.db, { ip: request.ip });
       const { userId } = await confirmPasswordReset(app.db, app.adapters.mailer, {
         token: request.body.token,
         password: request.body.password,
@@ -184,7 +214,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Confirm the password again in this session (before revealing card details)',
         body: reauthenticateRequest,
-        response: { 204: noContent, ...errors },
+        response: { 204: noContent, ...errors, ...hashing },
       },
     },
     async (request, reply) => {

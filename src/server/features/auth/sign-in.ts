@@ -12,6 +12,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
 import { loadProfile } from '../me/get-profile';
+import type { FailureCounter } from './limits';
 import { createTwoFactorChallenge } from './two-factor-sign-in';
 
 export const invalidCredentials = () => new AppError(401, 'invalid_credentials', AUTH_MESSAGES.invalidCredentials);
@@ -27,14 +28,17 @@ export async function signIn(
     userAgent?: string;
     /** The session the browser had before, if any: replaced, never reused (session fixation). */
     previousSessionId?: string;
+    /** This e-mail's failures from this address (limits.ts `limitSignIn`). */
+    failures: FailureCounter;
   },
 ): Promise<{ profile: Profile; session: NewSession } | { challengeId: string; passkeyAvailable: boolean }> {
   const [user] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
     .from(users)
     .where(eq(users.email, input.email));
-  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await verifyAgainstDummy(input.password);
+  const ok = user ? await verifyPassword(user.passwordHash, input.password, input.ip) : await verifyAgainstDummy(input.password, input.ip);
   if (!user || !ok) {
+    await input.failures.failed();
     await audit(db, {
       userId: user?.id ?? null,
       event: 'sign_in_failed',
@@ -44,6 +48,7 @@ export async function signIn(
     });
     throw invalidCredentials();
   }
+  await input.failures.succeeded();
   // Two-factor sign-in on: the password was right, but no session until the second step.
   if (user.totpEnabled) {
     const challengeId = await createTwoFactorChallenge(db, { userId: user.id, remember: input.rememberMe, now: input.now, ip: input.ip });

@@ -4,7 +4,7 @@
 // remember-me choice of the first step, all in one transaction.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Profile } from '../../../contracts/me';
-import { TWO_FACTOR_MESSAGES } from '../../../contracts/two-factor';
+import { TWO_FACTOR_MESSAGES, parseSecondFactorCode } from '../../../contracts/two-factor';
 import type { Db, DbOrTx } from '../../db/client';
 import { twoFactorChallenges, users } from '../../db/schema';
 import { audit } from '../../lib/audit';
@@ -13,8 +13,10 @@ import { hashToken, isWellFormedToken, newToken } from '../../lib/tokens';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
 import { loadProfile } from '../me/get-profile';
-import { limitTwoFactorByIp, limitTwoFactorByUser } from './limits';
+import type { Mailer } from '../../adapters/mailer';
+import { limitTwoFactorByIp, limitTwoFactorFailures } from './limits';
 import { consumeSecondFactor, invalidCode, matchSecondFactor, remainingRecoveryCodes } from './two-factor';
+import { afterUnlock, clearTwoFactorLock, recordWrongSecondFactor, resendUnlockLinkIfNoneLive, twoFactorLocked } from './two-factor-lock';
 
 export const CHALLENGE_VALID_MS = 5 * 60 * 1000;
 export const CHALLENGE_MAX_ATTEMPTS = 5;
@@ -38,19 +40,21 @@ export async function createTwoFactorChallenge(db: DbOrTx, input: { userId: stri
 
 export async function completeTwoFactorSignIn(
   db: Db,
+  mailer: Mailer,
   input: {
     challengeId: string;
     code: string;
     key: Buffer;
     now: Date;
     ip: string;
+    appUrl: string;
     userAgent?: string;
     /** The session the browser had before, if any: replaced, never reused (session fixation). */
     previousSessionId?: string;
   },
 ): Promise<{ profile: Profile; session: NewSession }> {
   // Per IP first, like sign-in: a client spraying codes is stopped before it can touch an account.
-  await limitTwoFactorByIp(db, { ip: input.ip, now: input.now });
+  await limitTwoFactorByIp(db, { ip: input.ip });
   if (!isWellFormedToken(input.challengeId)) throw challengeExpired();
   const [challenge] = await db.select().from(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, hashToken(input.challengeId)));
   if (!challenge) throw challengeExpired();
@@ -58,7 +62,8 @@ export async function completeTwoFactorSignIn(
     await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.id, challenge.id));
     throw challengeExpired();
   }
-  await limitTwoFactorByUser(db, { userId: challenge.userId, now: input.now });
+  // Failures per account and IP: a stranger's guesses never use up the owner's allowance.
+  const failures = await limitTwoFactorFailures(db, { userId: challenge.userId, ip: input.ip });
 
   // Count the attempt before looking at the code: concurrent guesses cannot exceed the limit.
   const [claimed] = await db
@@ -78,7 +83,7 @@ export async function completeTwoFactorSignIn(
   }
 
   const [user] = await db
-    .select({ enabled: users.totpEnabled, secretEnc: users.totpSecretEnc, lastStep: users.totpLastStep })
+    .select({ enabled: users.totpEnabled, secretEnc: users.totpSecretEnc, lastStep: users.totpLastStep, lockedAt: users.totpLockedAt })
     .from(users)
     .where(eq(users.id, challenge.userId));
   if (!user?.enabled) {
@@ -88,6 +93,8 @@ export async function completeTwoFactorSignIn(
   }
 
   const failed = async (reason: string) => {
+    await failures.failed();
+    const locked = reason === 'wrong_code' && (await recordWrongSecondFactor(db, mailer, { userId: challenge.userId, now: input.now, ip: input.ip, appUrl: input.appUrl }));
     await audit(db, {
       userId: challenge.userId,
       event: 'sign_in_second_factor_failed',
@@ -99,8 +106,16 @@ export async function completeTwoFactorSignIn(
       await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.id, challenge.id));
       return tooManyAttempts();
     }
-    return invalidCode(401);
+    return locked ? twoFactorLocked() : invalidCode(401);
   };
+
+  // Locked by the daily cap: codes from the app are not even looked at (nor counted); a recovery code is.
+  const parsed = parseSecondFactorCode(input.code);
+  if (user.lockedAt && parsed?.kind === 'totp') {
+    await audit(db, { userId: challenge.userId, event: 'sign_in_second_factor_failed', ip: input.ip, details: { reason: 'locked', attempt: claimed.attempts }, at: input.now });
+    await resendUnlockLinkIfNoneLive(db, mailer, { userId: challenge.userId, now: input.now, ip: input.ip, appUrl: input.appUrl });
+    throw twoFactorLocked();
+  }
 
   const match = await matchSecondFactor(db, {
     userId: challenge.userId,
@@ -133,17 +148,22 @@ export async function completeTwoFactorSignIn(
       details: { rememberMe: challenge.remember, secondFactor: match.kind },
       at: input.now,
     });
+    let unlocked = false;
     if (match.kind === 'recovery_code') {
       const remaining = await remainingRecoveryCodes(tx, challenge.userId);
       await audit(tx, { userId: challenge.userId, event: 'recovery_code_used', ip: input.ip, details: { remaining }, at: input.now });
+      unlocked = await clearTwoFactorLock(tx, challenge.userId);
+      if (unlocked) await audit(tx, { userId: challenge.userId, event: 'two_factor_unlocked', ip: input.ip, details: { by: 'recovery_code' }, at: input.now });
     }
     const profile = await loadProfile(tx, challenge.userId, input.now);
     if (!profile) throw challengeExpired();
-    return { profile, session };
+    return { profile, session, unlocked };
   });
   // Nothing was written: the challenge stays for another code.
   if (outcome === 'code_already_used') throw await failed('code_already_used');
-  return outcome;
+  await failures.succeeded();
+  if (outcome.unlocked) await afterUnlock(db, challenge.userId);
+  return { profile: outcome.profile, session: outcome.session };
 }
 
 /** Challenges that can no longer be used (scheduled with the other account purges). */

@@ -1,14 +1,14 @@
 // The second factor itself (docs/decisions/014): the TOTP secret at rest, recovery codes, and
 // checking a code. Used by the sign-in step (two-factor-sign-in.ts) and by Settings → Security
 // (features/me/two-factor-settings.ts). Secrets and codes are never logged or audited.
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, TWO_FACTOR_MESSAGES, parseSecondFactorCode } from '../../../contracts/two-factor';
+import { LEGACY_RECOVERY_CODE_LENGTH, RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, TWO_FACTOR_MESSAGES, parseSecondFactorCode } from '../../../contracts/two-factor';
 import type { DbOrTx } from '../../db/client';
 import { recoveryCodes, users } from '../../db/schema';
 import { decryptCardSecret, encryptCardSecret } from '../../lib/card-crypto';
 import { AppError } from '../../lib/errors';
-import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { verifyPassword } from '../../lib/passwords';
 import { base32Decode, base32Encode, verifyTotp } from '../../lib/totp';
 
 // ---- The secret at rest -----------------------------------------------------------------------
@@ -37,21 +37,41 @@ export function decryptTotpSecret(key: Buffer, userId: string, stored: string): 
 }
 
 // ---- Recovery codes ---------------------------------------------------------------------------
-/** 10 characters of base32 (50 random bits) shown as ABCDE-23456. */
+// 28 characters of base32 (140 random bits), stored as HMAC-SHA-256 under a key derived from the
+// TOTP key (itself from CARD_DATA_KEY): a secret that random needs no slow hash, so making and
+// checking codes costs no argon2id (DECISIONS §6, decision 081). The key keeps a stolen copy of
+// the table from being checked offline without the configuration too.
+const recoveryKeyCache = new WeakMap<Buffer, Buffer>();
+function recoveryCodeKey(totpKeyBytes: Buffer): Buffer {
+  let key = recoveryKeyCache.get(totpKeyBytes);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', totpKeyBytes, Buffer.alloc(0), 'payweave/recovery-code/v1', 32));
+    recoveryKeyCache.set(totpKeyBytes, key);
+  }
+  return key;
+}
+
+/** The stored form of a code (compact, upper case, as `parseSecondFactorCode` gives it). */
+export function hashRecoveryCode(key: Buffer, compactCode: string): string {
+  return createHmac('sha256', recoveryCodeKey(key)).update(compactCode, 'utf8').digest('hex');
+}
+
+/** Codes stored before decision 081 are argon2id hashes; they are accepted while they last. */
+const isLegacyHash = (stored: string) => stored.startsWith('$argon2');
+
+/** 28 characters of base32 (140 random bits) shown as ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345. */
 export function newRecoveryCode(): string {
-  const raw = base32Encode(randomBytes(7)).slice(0, RECOVERY_CODE_LENGTH);
-  return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  const raw = base32Encode(randomBytes(18)).slice(0, RECOVERY_CODE_LENGTH);
+  return raw.match(/.{4}/g)!.join('-');
 }
 
 /**
- * Replaces the user's recovery codes with RECOVERY_CODE_COUNT new ones and returns them (the only
- * time they exist in clear). Stored with argon2id, salted: 50 bits is far below what a plain hash
- * could protect (ASVS 5.0 6.5.2). Hash first, then write inside the caller's transaction.
+ * RECOVERY_CODE_COUNT new codes and their stored forms (the only time they exist in clear); the
+ * caller writes them with `storeRecoveryCodes` inside its transaction.
  */
-export async function hashNewRecoveryCodes(): Promise<{ codes: string[]; hashes: string[] }> {
+export function hashNewRecoveryCodes(key: Buffer): { codes: string[]; hashes: string[] } {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  const hashes = await Promise.all(codes.map((code) => hashPassword(code.replace('-', ''))));
-  return { codes, hashes };
+  return { codes, hashes: codes.map((code) => hashRecoveryCode(key, code.replaceAll('-', ''))) };
 }
 
 export async function storeRecoveryCodes(tx: DbOrTx, userId: string, hashes: readonly string[], now: Date): Promise<void> {
@@ -87,10 +107,22 @@ export async function matchSecondFactor(
     .select({ id: recoveryCodes.id, codeHash: recoveryCodes.codeHash })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, input.userId), isNull(recoveryCodes.usedAt)));
-  // argon2 runs on the thread pool: the checks of the (at most 10) codes overlap.
-  const results = await Promise.all(rows.map((row) => verifyPassword(row.codeHash, parsed.code)));
-  const index = results.indexOf(true);
-  return index < 0 ? null : { kind: 'recovery_code', recoveryCodeId: rows[index]!.id };
+  if (parsed.code.length === LEGACY_RECOVERY_CODE_LENGTH) {
+    // A code from before decision 081: only the user's argon2id-hashed codes can match, one
+    // verification each through the bounded pool, one at a time.
+    for (const row of rows.filter((r) => isLegacyHash(r.codeHash))) {
+      if (await verifyPassword(row.codeHash, parsed.code)) return { kind: 'recovery_code', recoveryCodeId: row.id };
+    }
+    return null;
+  }
+  const candidate = Buffer.from(hashRecoveryCode(input.key, parsed.code), 'hex');
+  let found: string | null = null;
+  for (const row of rows) {
+    if (isLegacyHash(row.codeHash) || row.codeHash.length !== candidate.length * 2) continue;
+    // Compared in constant time, and every row is compared: no early exit to time.
+    if (timingSafeEqual(candidate, Buffer.from(row.codeHash, 'hex')) && found === null) found = row.id;
+  }
+  return found === null ? null : { kind: 'recovery_code', recoveryCodeId: found };
 }
 
 /**

@@ -4,6 +4,7 @@ import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
+import { limitMoney } from '../../lib/money-limits';
 import { setCardFrozen } from './freeze-card';
 import { listCardTransactions } from './list-card-transactions';
 import { getCard, listCards } from './list-cards';
@@ -35,11 +36,12 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Full number, expiry and CVV; needs the password entered within 5 minutes (else 403 reauthentication_required); audited',
         params: cardParams,
-        response: { 200: cardReveal, 403: errorResponse, ...errors },
+        response: { 200: cardReveal, 403: errorResponse, 429: errorResponse, ...errors },
       },
     },
     async (request) => {
       const { userId } = requireUser(request);
+      await limitMoney(app.db, 'cardReveal', userId);
       return revealCard(app, {
         userId,
         cardId: request.params.id,
@@ -69,12 +71,13 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         params: cardParams,
         headers: idempotentHeaders,
         body: purchaseRequest,
-        response: { 201: purchaseResponse, 402: errorResponse, 409: errorResponse, 422: errorResponse, 501: errorResponse, ...errors },
+        response: { 201: purchaseResponse, 402: errorResponse, 409: errorResponse, 422: errorResponse, 429: errorResponse, 501: errorResponse, ...errors },
       },
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
       const idempotencyKey = idempotencyKeyFrom(request);
+      await limitMoney(app.db, 'purchase', userId);
       const result = await simulatePurchase(app, { userId, cardId: request.params.id, request: request.body, idempotencyKey });
       return reply.status(result.status).send(result.body as never);
     },

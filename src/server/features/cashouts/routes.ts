@@ -4,6 +4,7 @@ import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { cashoutList, createCashoutRequest, createCashoutResponse, listCashoutsQuery } from '../../../contracts/cashouts';
 import { liveModeNotImplemented } from '../../lib/errors';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
+import { limitMoney } from '../../lib/money-limits';
 import { requireUser } from '../../plugins/session';
 import { createCashout } from './create-cashout';
 import { listCashouts } from './list-cashouts';
@@ -20,7 +21,7 @@ export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Cash out a card to a payout method (Idempotency-Key required)',
         headers: idempotentHeaders,
         body: createCashoutRequest,
-        response: { 201: createCashoutResponse, 422: errorResponse, 501: errorResponse, ...errors },
+        response: { 201: createCashoutResponse, 422: errorResponse, 429: errorResponse, 501: errorResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -28,6 +29,7 @@ export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
       // Live mode answers 501 whatever the request holds (spec §8), so it is checked before the key.
       if (!app.config.demoMode) throw liveModeNotImplemented();
       const key = idempotencyKeyFrom(request);
+      await limitMoney(app.db, 'cashout', userId);
       const result = await createCashout(app, userId, request.body, key);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status).send(result.body);

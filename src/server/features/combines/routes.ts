@@ -18,6 +18,7 @@ import {
 } from '../../../contracts/combines';
 import { requireUser } from '../../plugins/session';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
+import { limitMoney } from '../../lib/money-limits';
 import { addBnplCard, addSource, createCombine, deleteCombine, listCombines, removeSource, saveCombine, updateCombine, viewCombine } from './draft-service';
 import { quoteForReview } from './quote-service';
 import { completeCombine } from './complete-combine';
@@ -96,12 +97,13 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
         params: idParams,
         headers: idempotentHeaders,
         body: completeCombineRequest,
-        response: { 201: completeCombineResponse, 403: errorResponse, 422: errorResponse, 501: errorResponse, ...errors },
+        response: { 201: completeCombineResponse, 403: errorResponse, 422: errorResponse, 429: errorResponse, 501: errorResponse, ...errors },
       },
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
       const key = idempotencyKeyFrom(request);
+      await limitMoney(app.db, 'combineCompletion', userId);
       const result = await completeCombine(app, userId, request.params.id, request.body, key);
       return reply.status(result.status).send(result.body);
     },

@@ -26,7 +26,7 @@ export async function changePassword(
     failureEvent: 'password_change_failed',
     wrongMessage: AUTH_MESSAGES.currentPasswordWrong,
   });
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, input.ip);
   await inTransaction(db, async (tx) => {
     await tx.update(users).set({ passwordHash, lastUpdated: input.now }).where(eq(users.id, input.userId));
     await revokeResetTokens(tx, input.userId, input.now);

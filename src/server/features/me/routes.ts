@@ -37,7 +37,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change the sign-in e-mail (needs the current password)',
         security: [{ session: [] }],
         body: changeEmailRequest,
-        response: { 200: profile, ...errors },
+        response: { 200: profile, ...errors, 503: errorResponse },
       },
     },
     async (request) => {
@@ -63,7 +63,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change the password (needs the current one); ends every other session',
         security: [{ session: [] }],
         body: changePasswordRequest,
-        response: { 204: z.null().describe('No content'), ...errors },
+        response: { 204: z.null().describe('No content'), ...errors, 503: errorResponse },
       },
     },
     async (request, reply) => {

@@ -89,7 +89,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Turn two-factor sign-in off (the current password and a code from the app or a recovery code)',
         security,
         body: twoFactorDisableRequest,
-        response: { 204: z.null().describe('No content'), ...errors },
+        response: { 204: z.null().describe('No content'), ...errors, 503: errorResponse },
       },
     },
     async (request, reply) => {
@@ -116,7 +116,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Replace the recovery codes with 10 new ones (needs the current password); returned once',
         security,
         body: regenerateRecoveryCodesRequest,
-        response: { 200: recoveryCodesResponse, ...errors },
+        response: { 200: recoveryCodesResponse, ...errors, 503: errorResponse },
       },
     },
     async (request) => {
@@ -124,6 +124,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await regenerateRecoveryCodes(app.db, app.adapters.mailer, {
         userId: auth.userId,
         currentPassword: request.body.currentPassword,
+        key: totpKey(app.config.cardDataKey),
         now: app.now(),
         ip: request.ip,
         appUrl: app.config.appUrl,

@@ -7,7 +7,7 @@ import { AUTH_MESSAGES } from '../../../contracts/auth';
 import { TWO_FACTOR_MESSAGES, parseSecondFactorCode, type TwoFactorSetup } from '../../../contracts/two-factor';
 import type { Mailer } from '../../adapters/mailer';
 import type { Db } from '../../db/client';
-import { recoveryCodes, twoFactorChallenges, users } from '../../db/schema';
+import { recoveryCodes, twoFactorChallenges, twoFactorUnlockTokens, users } from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { conflict, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
@@ -15,7 +15,8 @@ import { base32Decode, base32Encode, newTotpSecret, otpauthUri, verifyTotp } fro
 import { deleteUserSessions } from '../../plugins/session';
 import { checkCurrentPassword } from '../auth/check-password';
 import { twoFactorChangedEmail } from '../auth/emails';
-import { limitTwoFactorByUser } from '../auth/limits';
+import { limitTwoFactorByIp, limitTwoFactorFailures } from '../auth/limits';
+import { recordWrongSecondFactor, twoFactorLocked } from '../auth/two-factor-lock';
 import {
   consumeSecondFactor,
   decryptTotpSecret,
@@ -44,6 +45,7 @@ async function readUser(db: Db, userId: string) {
       lastStep: users.totpLastStep,
       pendingEnc: users.totpPendingSecretEnc,
       pendingAt: users.totpPendingCreatedAt,
+      lockedAt: users.totpLockedAt,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -81,7 +83,8 @@ export async function enableTwoFactor(
   mailer: Mailer,
   input: { userId: string; sessionId: string; code: string; key: Buffer; now: Date; ip: string; appUrl: string },
 ): Promise<{ recoveryCodes: string[] }> {
-  await limitTwoFactorByUser(db, { userId: input.userId, now: input.now });
+  await limitTwoFactorByIp(db, { ip: input.ip });
+  const failures = await limitTwoFactorFailures(db, { userId: input.userId, ip: input.ip });
   const user = await readUser(db, input.userId);
   if (user.enabled) throw alreadyEnabled();
   if (!user.pendingEnc || !user.pendingAt || input.now.getTime() - user.pendingAt.getTime() > TWO_FACTOR_SETUP_VALID_MS) {
@@ -91,10 +94,12 @@ export async function enableTwoFactor(
   const secret = base32Decode(decryptTotpSecret(input.key, input.userId, user.pendingEnc));
   const step = parsed?.kind === 'totp' ? verifyTotp(secret, parsed.code, input.now) : null;
   if (step === null) {
+    await failures.failed();
     await audit(db, { userId: input.userId, event: 'two_factor_enable_failed', ip: input.ip, at: input.now });
     throw invalidCode();
   }
-  const { codes, hashes } = await hashNewRecoveryCodes();
+  await failures.succeeded();
+  const { codes, hashes } = hashNewRecoveryCodes(input.key);
   await inTransaction(db, async (tx) => {
     const rows = await tx
       .update(users)
@@ -132,9 +137,12 @@ export async function disableTwoFactor(
     failureEvent: 'two_factor_disable_failed',
     wrongMessage: AUTH_MESSAGES.currentPasswordWrong,
   });
-  await limitTwoFactorByUser(db, { userId: input.userId, now: input.now });
+  await limitTwoFactorByIp(db, { ip: input.ip });
+  const failures = await limitTwoFactorFailures(db, { userId: input.userId, ip: input.ip });
   const user = await readUser(db, input.userId);
   if (!user.enabled) throw notEnabled();
+  // Locked by the daily cap (decision 083): only a recovery code turns it off.
+  if (user.lockedAt && parseSecondFactorCode(input.code)?.kind === 'totp') throw twoFactorLocked(400);
   const match = await matchSecondFactor(db, {
     userId: input.userId,
     code: input.code,
@@ -148,9 +156,10 @@ export async function disableTwoFactor(
         if (!(await consumeSecondFactor(tx, input.userId, match, input.now))) return false;
         await tx
           .update(users)
-          .set({ totpSecretEnc: null, totpEnabled: false, totpLastStep: null, totpPendingSecretEnc: null, totpPendingCreatedAt: null, lastUpdated: input.now })
+          .set({ totpSecretEnc: null, totpEnabled: false, totpLastStep: null, totpPendingSecretEnc: null, totpPendingCreatedAt: null, totpLockedAt: null, lastUpdated: input.now })
           .where(eq(users.id, input.userId));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, input.userId));
+        await tx.delete(twoFactorUnlockTokens).where(eq(twoFactorUnlockTokens.userId, input.userId));
         await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, input.userId));
         await mailer.enqueue(twoFactorChangedEmail({ to: email, appUrl: input.appUrl, change: 'disabled' }), tx);
         await audit(tx, { userId: input.userId, event: 'two_factor_disabled', ip: input.ip, details: { secondFactor: match.kind }, at: input.now });
@@ -158,16 +167,19 @@ export async function disableTwoFactor(
       })
     : false;
   if (!done) {
+    await failures.failed();
+    const locked = await recordWrongSecondFactor(db, mailer, { userId: input.userId, now: input.now, ip: input.ip, appUrl: input.appUrl });
     await audit(db, { userId: input.userId, event: 'two_factor_disable_failed', ip: input.ip, details: { reason: 'wrong_code' }, at: input.now });
-    throw invalidCode();
+    throw locked ? twoFactorLocked(400) : invalidCode();
   }
+  await failures.succeeded();
 }
 
 /** New recovery codes (the current password again); the old ones stop working. */
 export async function regenerateRecoveryCodes(
   db: Db,
   mailer: Mailer,
-  input: { userId: string; currentPassword: string; now: Date; ip: string; appUrl: string },
+  input: { userId: string; currentPassword: string; key: Buffer; now: Date; ip: string; appUrl: string },
 ): Promise<{ recoveryCodes: string[] }> {
   const { email } = await checkCurrentPassword(db, {
     userId: input.userId,
@@ -179,7 +191,7 @@ export async function regenerateRecoveryCodes(
   });
   const user = await readUser(db, input.userId);
   if (!user.enabled) throw notEnabled();
-  const { codes, hashes } = await hashNewRecoveryCodes();
+  const { codes, hashes } = hashNewRecoveryCodes(input.key);
   await inTransaction(db, async (tx) => {
     // Still on (not turned off meanwhile), locked so two regenerations do not interleave.
     const [still] = await tx

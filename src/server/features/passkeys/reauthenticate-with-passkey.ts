@@ -39,7 +39,7 @@ export async function reauthenticateWithPasskey(
   db: Db,
   input: { userId: string; sessionId: string; credential: AuthenticationCredential; rp: RelyingParty; now: Date; ip: string; userAgent?: string; log: FastifyBaseLogger },
 ): Promise<NewSession> {
-  await limitPasskeyVerifyByUser(db, { userId: input.userId, now: input.now });
+  await limitPasskeyVerifyByUser(db, { userId: input.userId, ip: input.ip });
   const stored = await consumeChallenge(db, { purpose: 'reauthenticate', binding: { sessionId: input.sessionId }, now: input.now });
   const row = await findPasskey(db, input.credential.id);
   if (!row || row.userId !== input.userId || stored.userId !== input.userId) {

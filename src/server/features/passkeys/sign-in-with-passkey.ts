@@ -77,7 +77,7 @@ export async function completePasskeySignIn(
     await audit(db, { userId: null, event: 'sign_in_failed', ip: input.ip, details: { reason: 'unknown_passkey' }, at: input.now });
     throw passkeyNotRecognised();
   }
-  await limitPasskeyVerifyByUser(db, { userId: row.userId, now: input.now });
+  await limitPasskeyVerifyByUser(db, { userId: row.userId, ip: input.ip });
   try {
     await verifyAssertion(db, { row, credential: input.credential, challenge: stored.challenge, rp: input.rp, now: input.now, status: 401, log: input.log });
   } catch (error) {
@@ -143,7 +143,7 @@ export async function completePasskeySecondFactor(
   const twoFactor = await liveTwoFactorChallenge(db, input.challengeId, input.now);
   const stored = await consumeChallenge(db, { purpose: 'second_factor', binding: input.binding, now: input.now });
   if (stored.userId !== twoFactor.userId) throw challengeExpired();
-  await limitPasskeyVerifyByUser(db, { userId: twoFactor.userId, now: input.now });
+  await limitPasskeyVerifyByUser(db, { userId: twoFactor.userId, ip: input.ip });
   const row = await findPasskey(db, input.credential.id);
   if (!row || row.userId !== twoFactor.userId) {
     await audit(db, { userId: twoFactor.userId, event: 'sign_in_second_factor_failed', ip: input.ip, details: { reason: 'unknown_passkey' }, at: input.now });

@@ -5,14 +5,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
 import { supportMessageRequest, supportMessageResponse } from '../../../contracts/support';
 import { redactCardNumbers } from '../../../core/cards';
-import { rateLimit, rateLimitKey } from '../../plugins/rate-limit';
+import { limitOn } from '../../plugins/rate-limit';
 import { deliverMailSoon } from '../auth/routes';
 import { SUPPORT_EMAIL } from '../system/routes';
 import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 /** Messages per IP address per hour: plenty for a person, useless for a spammer. */
 export const SUPPORT_MESSAGES_PER_IP_PER_HOUR = 5;
-const HOUR_MS = 60 * 60 * 1000;
+const HOUR_SECONDS = 60 * 60;
 
 export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -28,13 +28,11 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { name, email, message } = request.body;
       // Counted outside any transaction: a refusal must still count.
-      await rateLimit(app.db, {
-        key: rateLimitKey('support:ip', request.ip),
-        limit: SUPPORT_MESSAGES_PER_IP_PER_HOUR,
-        windowMs: HOUR_MS,
-        now: app.now(),
+      await limitOn(app.db, 'support:ip', {
+        points: SUPPORT_MESSAGES_PER_IP_PER_HOUR,
+        durationSeconds: HOUR_SECONDS,
         message: 'Too many messages. Please wait an hour or e-mail us directly.',
-      });
+      }).consume(request.ip);
       await app.adapters.mailer.enqueue({
         to: SUPPORT_EMAIL,
         subject: `Support request from ${name}`,

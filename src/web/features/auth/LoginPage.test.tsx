@@ -67,7 +67,7 @@ describe('sign-in (spec §2 /login, decision 014)', () => {
     await fillPassword(user);
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
     expect(screen.getByRole('heading', { name: 'Use a recovery code' })).toBeTruthy();
-    await user.type(screen.getByLabelText(/^Recovery code/), 'ABCDE-23456');
+    await user.type(screen.getByLabelText(/^Recovery code/), 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('The sign-in took too long. Please sign in again.');

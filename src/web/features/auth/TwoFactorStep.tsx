@@ -109,7 +109,7 @@ export function TwoFactorStep({ challengeId, passkeyAvailable = false, onSignedI
           </Form>
         ) : (
           <Form key="recovery" form={recoveryForm} onSubmit={submit} aria-label="Sign in with a recovery code">
-            <TextField name="code" label="Recovery code" hint="For example ABCDE-23456." autoComplete="off" autoCapitalize="characters" spellCheck={false} required />
+            <TextField name="code" label="Recovery code" hint="For example ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345." autoComplete="off" autoCapitalize="characters" spellCheck={false} required />
             <Button type="submit" block loading={verify.isPending}>
               Verify
             </Button>

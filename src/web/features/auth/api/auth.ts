@@ -107,3 +107,10 @@ export function safeNextPath(next: string | null): string {
     return '/dashboard';
   }
 }
+
+/** The e-mailed link after the daily cap of wrong two-factor codes (decision 083). */
+export function useUnlockTwoFactor() {
+  return useMutation({
+    mutationFn: (body: { token: string }) => api<{ message: string }>('/api/auth/two-factor/unlock', { method: 'POST', body }),
+  });
+}

@@ -1,0 +1,41 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { Argon2Pool } from './argon2-pool';
+import { PASSWORD_HASH_OPTIONS } from './passwords';
+
+// Cheap parameters: these tests are about the queue, not the hash.
+const CHEAP = { ...PASSWORD_HASH_OPTIONS, memoryCost: 1024, timeCost: 1 };
+
+describe('argon2id pool: bounded, and fair between clients', () => {
+  const pool = new Argon2Pool({ threads: 1, queueLimit: 2, nice: 19 });
+  afterAll(() => pool.close());
+
+  it('hashes and verifies in a worker thread, lowered to nice 19 where the system allows it', async () => {
+    const stored = await pool.hash('Correct-Horse-9', CHEAP, 'a');
+    expect(stored).toMatch(/^\$argon2id\$/);
+    expect(await pool.verify(stored, 'Correct-Horse-9', 'a')).toBe(true);
+    expect(await pool.verify(stored, 'Wrong-Horse-9', 'a')).toBe(false);
+    if (process.platform === 'linux') expect(pool.stats().nicedThreads).toBe(1);
+  });
+
+  it('past its queue it refuses at once with 503 service_unavailable and a Retry-After', async () => {
+    const jobs = Array.from({ length: 6 }, () => pool.hash('x', CHEAP, 'flood').then(() => 'done', (error: unknown) => error));
+    const outcomes = await Promise.all(jobs);
+    // One hashing, two waiting; the rest refused.
+    expect(outcomes.filter((o) => o === 'done')).toHaveLength(3);
+    for (const refused of outcomes.filter((o) => o !== 'done')) {
+      expect(refused).toMatchObject({ statusCode: 503, code: 'service_unavailable' });
+      expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+    }
+  });
+
+  it('a light client is neither refused nor kept waiting behind a heavy one: the heavy one’s newest job goes', async () => {
+    const order: string[] = [];
+    const heavy = Array.from({ length: 3 }, (_, i) => pool.hash('x', CHEAP, 'heavy').then(() => order.push(`heavy-${i}`), () => order.push(`heavy-${i}-refused`)));
+    const light = pool.hash('x', CHEAP, 'light').then(() => order.push('light'), () => order.push('light-refused'));
+    await Promise.all([...heavy, light]);
+    expect(order).not.toContain('light-refused');
+    expect(order).toContain('heavy-2-refused');
+    // The light client's job ran before the heavy client's waiting one.
+    expect(order.indexOf('light')).toBeLessThan(order.indexOf('heavy-1'));
+  });
+});

@@ -1,0 +1,253 @@
+// The one place argon2id runs (DECISIONS §6, decision 080): a bounded pool of worker threads, at
+// most one hash per core at a time, with a short queue; past it a request is refused at once
+// (503 with Retry-After) instead of waiting, so a flood of password checks cannot pile up work.
+//
+// Each worker runs @node-rs/argon2's synchronous functions at the lowest CPU priority (nice 19,
+// set on its own thread id read from /proc/thread-self/stat): the kernel then runs hashing only
+// when nothing at normal priority wants the CPU, so the event loop answering card lists and
+// cash-outs, and PostgreSQL, go first (docs/performance.md, "What the isolation floor needs").
+// Where that is not possible (not Linux, no /proc) the worker hashes at normal priority.
+//
+// The queue is fair between clients (the caller names one, the request's IP): each client's recent
+// use of the pool is counted (decaying by half every 7 s), a free thread takes the waiting job of
+// the client that used the pool least, and when the queue is full it is the heaviest client's
+// newest job that is refused, not a newcomer's. An honest user signing in once does not wait
+// behind, or get refused for, the addresses that keep the pool busy.
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { AppError } from './errors';
+
+export type Argon2Options = { algorithm: number; memoryCost: number; timeCost: number; parallelism: number };
+
+export type Argon2PoolOptions = {
+  /** Hashes at once; one per core by default. */
+  threads: number;
+  /** Jobs waiting for a thread, beyond which a new one is refused. */
+  queueLimit: number;
+  /** The workers' CPU priority (19 = lowest); 0 leaves it as it is. */
+  nice: number;
+};
+
+/** A few waiting jobs per hashing thread: about half a second of waiting on a quiet machine. */
+export const ARGON2_QUEUE_PER_THREAD = 4;
+export const ARGON2_NICE = 19;
+/** What a refused request is told to wait, in seconds. */
+export const ARGON2_BUSY_RETRY_AFTER_SECONDS = 2;
+export const ARGON2_BUSY_MESSAGE = 'We are checking a lot of passwords right now. Please try again in a few seconds.';
+
+export function defaultArgon2PoolOptions(): Argon2PoolOptions {
+  const threads = Math.max(1, os.availableParallelism());
+  return { threads, queueLimit: threads * ARGON2_QUEUE_PER_THREAD, nice: ARGON2_NICE };
+}
+
+// The worker's code, run with `eval` so that the server bundle (decision 001) needs no second
+// file: CommonJS, given the resolved path of @node-rs/argon2 by the main thread.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const argon2 = require(workerData.argon2Path);
+let niced = false;
+if (workerData.nice !== 0) {
+  try {
+    const stat = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8');
+    const tid = Number(stat.slice(0, stat.indexOf(' ')));
+    if (Number.isSafeInteger(tid) && tid > 0) {
+      require('node:os').setPriority(tid, workerData.nice);
+      niced = true;
+    }
+  } catch {}
+}
+parentPort.postMessage({ ready: true, niced });
+parentPort.on('message', (job) => {
+  try {
+    const result = job.op === 'hash' ? argon2.hashSync(job.password, job.options) : argon2.verifySync(job.hash, job.password);
+    parentPort.postMessage({ id: job.id, ok: true, result });
+  } catch (error) {
+    parentPort.postMessage({ id: job.id, ok: false, message: String((error && error.message) || error) });
+  }
+});
+`;
+
+type JobMessage = { id: number; op: 'hash'; password: string; options: Argon2Options } | { id: number; op: 'verify'; hash: string; password: string };
+type Job = { message: JobMessage; client: string; resolve: (value: string | boolean) => void; reject: (error: Error) => void };
+
+/** How fast a client's use of the pool is forgotten: halved every this many ms. */
+const USAGE_HALF_LIFE_MS = 7_000;
+/** Clients remembered at most (the least used are forgotten first). */
+const MAX_CLIENTS = 10_000;
+type Slot = { worker: Worker; job: Job | null; niced: boolean };
+
+export type Argon2PoolStats = { threads: number; queueLimit: number; started: number; refused: number; running: number; queued: number; nicedThreads: number };
+
+export const argon2Busy = (): AppError => new AppError(503, 'service_unavailable', ARGON2_BUSY_MESSAGE, undefined, ARGON2_BUSY_RETRY_AFTER_SECONDS);
+
+export class Argon2Pool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private started = 0;
+  private refused = 0;
+  private closed = false;
+  private readonly usage = new Map<string, { value: number; at: number }>();
+  private readonly argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
+
+  constructor(readonly options: Argon2PoolOptions) {
+    if (!Number.isSafeInteger(options.threads) || options.threads < 1) throw new RangeError('threads must be a positive integer');
+    if (!Number.isSafeInteger(options.queueLimit) || options.queueLimit < 0) throw new RangeError('queueLimit must be a non-negative integer');
+  }
+
+  /** `client`: who asks (the request's IP), for the fair queue; one shared name when unknown. */
+  hash(password: string, options: Argon2Options, client = ''): Promise<string> {
+    return this.run({ id: 0, op: 'hash', password, options }, client) as Promise<string>;
+  }
+
+  verify(hash: string, password: string, client = ''): Promise<boolean> {
+    return this.run({ id: 0, op: 'verify', hash, password }, client) as Promise<boolean>;
+  }
+
+  stats(): Argon2PoolStats {
+    return {
+      threads: this.options.threads,
+      queueLimit: this.options.queueLimit,
+      started: this.started,
+      refused: this.refused,
+      running: this.slots.filter((slot) => slot.job).length,
+      queued: this.queue.length,
+      nicedThreads: this.slots.filter((slot) => slot.niced).length,
+    };
+  }
+
+  /** Ends the threads; jobs still waiting are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(argon2Busy());
+    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  private run(message: JobMessage, client: string): Promise<string | boolean> {
+    if (this.closed) return Promise.reject(argon2Busy());
+    return new Promise((resolve, reject) => {
+      const job: Job = { message: { ...message, id: this.nextId++ }, client, resolve, reject };
+      const weight = this.touch(client);
+      const slot = this.idleSlot();
+      if (slot) return this.dispatch(slot, job);
+      if (this.queue.length < this.options.queueLimit) return void this.queue.push(job);
+      // Full: the newest job of the heaviest client waiting goes, if that client is heavier than this one.
+      let shed = -1;
+      let heaviest = weight;
+      this.queue.forEach((waiting, index) => {
+        const w = this.weight(waiting.client);
+        if (w > heaviest || (w === heaviest && shed >= 0 && waiting.client === this.queue[shed]!.client)) {
+          heaviest = w;
+          shed = index;
+        }
+      });
+      this.refused += 1;
+      if (shed < 0) return reject(argon2Busy());
+      const [refused] = this.queue.splice(shed, 1);
+      refused!.reject(argon2Busy());
+      this.queue.push(job);
+    });
+  }
+
+  /** The client's recent use, decayed to now. */
+  private weight(client: string, now = Date.now()): number {
+    const entry = this.usage.get(client);
+    return entry ? entry.value * 0.5 ** ((now - entry.at) / USAGE_HALF_LIFE_MS) : 0;
+  }
+
+  /** Counts one job of the client; returns its weight with it. */
+  private touch(client: string): number {
+    const now = Date.now();
+    const value = this.weight(client, now) + 1;
+    this.usage.delete(client); // re-inserted last: the map's order is least recently used first
+    this.usage.set(client, { value, at: now });
+    if (this.usage.size > MAX_CLIENTS) this.usage.delete(this.usage.keys().next().value as string);
+    return value;
+  }
+
+  private idleSlot(): Slot | undefined {
+    const idle = this.slots.find((slot) => !slot.job);
+    if (idle) return idle;
+    if (this.slots.length < this.options.threads) return this.spawn();
+    return undefined;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path: this.argon2Path, nice: this.options.nice } });
+    const slot: Slot = { worker, job: null, niced: false };
+    worker.unref(); // an idle pool never keeps the process alive
+    worker.on('message', (message: { ready?: boolean; niced?: boolean; id?: number; ok?: boolean; result?: string | boolean; message?: string }) => {
+      if (message.ready) {
+        slot.niced = Boolean(message.niced);
+        return;
+      }
+      const job = slot.job;
+      if (!job || job.message.id !== message.id) return;
+      slot.job = null;
+      worker.unref();
+      if (message.ok) job.resolve(message.result as string | boolean);
+      else job.reject(new Error(`argon2: ${message.message ?? 'failed'}`));
+      this.next(slot);
+    });
+    const fail = (error: Error) => {
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots.splice(index, 1);
+      slot.job?.reject(error);
+      slot.job = null;
+      // A job waiting for this thread gets a new one.
+      const waiting = this.takeNext();
+      if (waiting && !this.closed) this.dispatch(this.spawn(), waiting);
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (this.slots.includes(slot)) fail(new Error(`argon2 worker exited with code ${code}`));
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    slot.job = job;
+    this.started += 1;
+    slot.worker.ref(); // a job in flight keeps the process alive until it answers
+    slot.worker.postMessage(job.message);
+  }
+
+  /** The waiting job of the client that used the pool least (the earliest of its jobs on a tie). */
+  private takeNext(): Job | undefined {
+    if (this.queue.length === 0) return undefined;
+    const now = Date.now();
+    let best = 0;
+    let bestWeight = Infinity;
+    this.queue.forEach((job, index) => {
+      const w = this.weight(job.client, now);
+      if (w < bestWeight) {
+        bestWeight = w;
+        best = index;
+      }
+    });
+    return this.queue.splice(best, 1)[0];
+  }
+
+  private next(slot: Slot): void {
+    const job = this.takeNext();
+    if (job) this.dispatch(slot, job);
+  }
+}
+
+// One pool per process: the cores are the process's, whatever number of apps it builds (tests).
+let shared: Argon2Pool | undefined;
+
+export function argon2Pool(): Argon2Pool {
+  shared ??= new Argon2Pool(defaultArgon2PoolOptions());
+  return shared;
+}
+
+/** Replaces the process's pool (tests of the bound; the bench's yardstick uses its own). */
+export async function replaceArgon2Pool(options: Argon2PoolOptions): Promise<Argon2Pool> {
+  const previous = shared;
+  shared = new Argon2Pool(options);
+  await previous?.close();
+  return shared;
+}

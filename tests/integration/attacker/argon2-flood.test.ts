@@ -1,0 +1,154 @@
+// Issue 19, item 2: argon2id as a denial-of-service lever. All argon2 work goes through one
+// bounded pool that sheds what it cannot queue (503 + Retry-After, at once); recovery codes are
+// random and stored as HMAC-SHA-256, so regenerating them costs one password check and no hash per
+// code; and every endpoint that checks a password, a code or a token is limited per IP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { argon2Pool } from '../../../src/server/lib/argon2-pool';
+import { recoveryCodes } from '../../../src/server/db/schema';
+import { base32Decode, totp } from '../../../src/server/lib/totp';
+import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../helpers/test-app';
+import { requireEngine } from '../../helpers/test-db';
+import { STRONG_PASSWORD, client, loginVia, registerVia, type TestClient } from '../../helpers/auth-client';
+
+const run = await requireEngine();
+
+let ipCounter = 0;
+const freshIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+let emailCounter = 0;
+const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`;
+
+describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
+  let t: TestApp;
+  const STEP_MS = 30_000;
+  let clock = new Date(Math.ceil(Date.now() / STEP_MS) * STEP_MS);
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => clock });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function signedIn(label: string, ip = freshIp()): Promise<{ c: TestClient; email: string; userId: string }> {
+    const c = client(t.app, ip);
+    const email = freshEmail(label);
+    const res = await registerVia(c, email);
+    expect(res.statusCode, res.body).toBe(201);
+    return { c, email, userId: res.json().id };
+  }
+
+  it('past the pool’s queue a password check is refused at once: 503 service_unavailable with Retry-After, never a 500', async () => {
+    const { email } = await signedIn('flooded');
+    const { threads, queueLimit } = argon2Pool().stats();
+    // Three times what the pool holds (hashing and queued), each from an address of its own so
+    // that no per-IP limit is what answers.
+    const attempts = 3 * (threads + queueLimit);
+    const answers = await Promise.all(Array.from({ length: attempts }, (_, i) => loginVia(client(t.app, freshIp()), email, i % 2 ? STRONG_PASSWORD : 'Wrong-Guess-77')));
+    const statuses = answers.map((a) => a.statusCode);
+    const shed = answers.filter((a) => a.statusCode === 503);
+    expect(shed.length, `statuses: ${statuses.join(',')}`).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200 || s === 401 || s === 503 || s === 429)).toBe(true);
+    // At most one hash per core at a time and a short queue: what was not shed fitted in it.
+    expect(statuses.filter((s) => s === 200 || s === 401).length).toBeGreaterThanOrEqual(threads);
+    for (const res of shed) {
+      expect(res.json().error.code).toBe('service_unavailable');
+      expect(res.json().error.message).toMatch(/try again in a few seconds/);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The pool never ran more than one hash per thread, and refused exactly what it shed.
+    expect(argon2Pool().stats().refused).toBeGreaterThanOrEqual(shed.length);
+  });
+
+  it('the OpenAPI document tells clients about the 503 where a password is hashed or checked', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    for (const path of ['/api/auth/login', '/api/auth/register', '/api/auth/reauthenticate', '/api/auth/password-reset/confirm', '/api/me/two-factor/recovery-codes', '/api/me/password']) {
+      const operation = Object.values(doc.paths[path] ?? {})[0];
+      expect(operation?.responses['503'], path).toBeDefined();
+      expect(operation?.responses['503']?.headers?.['Retry-After'], path).toBeDefined();
+    }
+  });
+
+  it('regenerating recovery codes costs one argon2id check (the password), none per code; codes carry at least 128 random bits', async () => {
+    const { c, userId } = await signedIn('regen');
+    const setup = await c.request('POST', '/api/me/two-factor/setup');
+    expect(setup.statusCode, setup.body).toBe(200);
+    const enable = await c.request('POST', '/api/me/two-factor/enable', { code: totp(base32Decode(setup.json().secret), clock) });
+    expect(enable.statusCode, enable.body).toBe(200);
+
+    const before = argon2Pool().stats().started;
+    const res = await c.request('POST', '/api/me/two-factor/recovery-codes', { currentPassword: STRONG_PASSWORD });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(argon2Pool().stats().started - before).toBe(1);
+
+    const codes: string[] = res.json().recoveryCodes;
+    expect(codes).toHaveLength(10);
+    for (const code of codes) {
+      const compact = code.replaceAll('-', '');
+      // base32: 5 bits a character.
+      expect(compact).toMatch(/^[A-Z2-7]+$/);
+      expect(compact.length * 5).toBeGreaterThanOrEqual(128);
+    }
+    const stored = await t.database.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    expect(stored.every((row) => /^[0-9a-f]{64}$/.test(row.codeHash))).toBe(true);
+
+    // Checking a recovery code costs no argon2id either.
+    clock = new Date(clock.getTime() + STEP_MS);
+    const challenge = await loginVia(client(t.app, freshIp()), (await t.database.db.query.users.findFirst({ where: (u, { eq: equal }) => equal(u.id, userId) }))!.email);
+    const beforeCode = argon2Pool().stats().started;
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/two-factor',
+      remoteAddress: freshIp(),
+      headers: { host: 'localhost', origin: 'http://localhost', 'content-type': 'application/json' },
+      payload: JSON.stringify({ challengeId: challenge.json().challengeId, code: codes[0] }),
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(argon2Pool().stats().started - beforeCode).toBe(0);
+  });
+
+  describe('every endpoint that checks a password, a code or a token is limited per IP', () => {
+    async function floodFrom(ip: string, times: number, send: (i: number) => Promise<{ statusCode: number }>) {
+      const statuses: number[] = [];
+      for (let i = 0; i < times; i += 1) statuses.push((await send(i)).statusCode);
+      return statuses;
+    }
+
+    it('sign-in: many e-mails from one address', async () => {
+      const ip = freshIp();
+      const statuses = await floodFrom(ip, AUTH_RATE_LIMITS.login.perIp + 1, () => loginVia(client(t.app, ip), freshEmail('nobody'), 'Wrong-Guess-1'));
+      expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+    });
+
+    it('the two-factor step, the reset link and the unlock link: many tokens from one address', async () => {
+      for (const [url, limit, body] of [
+        ['/api/auth/login/two-factor', AUTH_RATE_LIMITS.twoFactor.perIp, (i: number) => ({ challengeId: `${'c'.repeat(40)}${String(i).padStart(3, '0')}`, code: '123456' })],
+        ['/api/auth/password-reset/confirm', AUTH_RATE_LIMITS.token.perIp, (i: number) => ({ token: `${'t'.repeat(40)}${String(i).padStart(3, '0')}`, password: 'New-Strong-Pass-1' })],
+        ['/api/auth/two-factor/unlock', AUTH_RATE_LIMITS.token.perIp, (i: number) => ({ token: `${'u'.repeat(40)}${String(i).padStart(3, '0')}` })],
+      ] as const) {
+        const c = client(t.app, freshIp());
+        const statuses = await floodFrom(c.ip, limit + 1, (i) => c.request('POST', url, body(i)));
+        expect(statuses.slice(0, -1).every((s) => s === 400 || s === 401), `${url}: ${statuses.join(',')}`).toBe(true);
+        expect(statuses.at(-1), url).toBe(429);
+      }
+    });
+
+    it('current-password checks: the sessions of many accounts from one address', async () => {
+      const ip = freshIp();
+      const limit = AUTH_RATE_LIMITS.passwordCheck.perIp;
+      const accounts = [];
+      // One at a time: registering hashes too, and the pool is not what this test is about.
+      for (let i = 0; i <= limit; i += 1) accounts.push(await signedIn('shared-ip'));
+      const statuses: number[] = [];
+      for (const account of accounts) {
+        const here = client(t.app, ip);
+        here.cookie = account.c.cookie;
+        // Right passwords: only the per-IP limit can refuse the last one.
+        statuses.push((await here.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode);
+      }
+      expect(statuses.slice(0, -1).every((s) => s === 204), statuses.join(',')).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+    });
+  });
+});
