@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { ErrorCode } from '../../contracts/errors';
 import { liveModeNotImplemented } from '../lib/errors';
 import { DemoCallLog } from './demo-calls';
 // DECISIONS §4: this one test number always declines in demo mode.
@@ -14,7 +15,7 @@ export type PreauthorizeInput = {
 
 export type PreauthorizeResult =
   | { ok: true; token: string; authorizationId: string }
-  | { ok: false; code: 'insufficient_funds' | 'declined'; message: string };
+  | { ok: false; code: Extract<ErrorCode, 'insufficient_funds' | 'declined'>; message: string };
 
 export type IssuedCard = {
   number: string;

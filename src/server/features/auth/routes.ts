@@ -1,5 +1,5 @@
 // Accounts API (issue 3). Thin handlers: rate limit, call one service, set the cookie, answer.
-import type { FastifyInstance } from 'fastify';
+import { deliverMailSoon } from '../../lib/mail';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -28,11 +28,6 @@ import { PUBLIC, SESSION_OPTIONAL } from '../../plugins/request-order';
 
 const noContent = z.null().describe('No content');
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
-
-/** Sends queued e-mail now rather than at the next scheduled run; never delays or fails the answer. */
-export function deliverMailSoon(app: FastifyInstance): void {
-  app.adapters.mailer.flush().catch((error: unknown) => app.log.warn({ err: error }, 'outbox delivery failed; the scheduler retries'));
-}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(

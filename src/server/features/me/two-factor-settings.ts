@@ -13,19 +13,7 @@ import { conflict, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
 import { base32Decode, base32Encode, newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
 import { deleteUserSessions } from '../../plugins/session';
-import { checkCurrentPassword } from '../auth/check-password';
-import { twoFactorChangedEmail } from '../auth/emails';
-import { limitTwoFactorByUser } from '../auth/limits';
-import {
-  consumeSecondFactor,
-  decryptTotpSecret,
-  encryptTotpSecret,
-  hashNewRecoveryCodes,
-  invalidCode,
-  matchSecondFactor,
-  remainingRecoveryCodes,
-  storeRecoveryCodes,
-} from '../auth/two-factor';
+import { checkCurrentPassword, twoFactorChangedEmail, limitTwoFactorByUser, consumeSecondFactor, decryptTotpSecret, encryptTotpSecret, hashNewRecoveryCodes, invalidCode, matchSecondFactor, remainingRecoveryCodes, storeRecoveryCodes } from '../auth';
 
 /** Setup needs the password entered in this session within this time (sign-in or re-authentication). */
 export const TWO_FACTOR_SETUP_REAUTH_WINDOW_MS = 5 * 60 * 1000;

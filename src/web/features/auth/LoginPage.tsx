@@ -10,7 +10,7 @@ import { Notice } from '../../ui/Notice';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
 import { safeNextPath, useLogin } from './api/auth';
-import { useSession } from './api/session';
+import { useSession } from '../../lib/session';
 import { TwoFactorStep } from './TwoFactorStep';
 import './auth.css';
 
