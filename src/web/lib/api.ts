@@ -5,9 +5,8 @@
 // when it sent one (they are written for users), otherwise one chosen by status, never "The
 // server answered 500". A failure on our side also carries a short reference, the start of the
 // request id the server logged, for the user to quote to support.
-import type { ErrorCode } from '../../contracts/errors';
-// The list itself is not imported: contracts/errors.ts pulls zod, which the entry chunk does not need.
-const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && /^[a-z_]+$/.test(value);
+// error-codes.ts, not errors.ts: the list without zod, which the entry chunk does not need.
+import { isErrorCode, type ErrorCode } from '../../contracts/error-codes';
 
 /** The API's codes (src/contracts/errors.ts), and the two this wrapper adds when there is no answer to read. */
 export type ApiErrorCode = ErrorCode | 'network_error' | 'http_error';
