@@ -2,13 +2,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../contracts/errors';
-import { AppError } from '../lib/errors';
+import { AppError, OutsideSystemError } from '../lib/errors';
 import { unknownKeysOf } from '../lib/strict-schema';
 import { pgCode } from '../lib/transaction';
 import { setSecurityHeaders } from './security';
 
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 export const SERVICE_UNAVAILABLE_MESSAGE = 'PayWeave is temporarily unavailable. Please try again in a moment.';
+export const PARTNER_UNAVAILABLE_MESSAGE = 'Our payment partner did not answer in time. Nothing was saved; please try again in a moment.';
 
 // Connection-level failures: the database went away (restart, pg_terminate_backend, network).
 // The transaction did not commit, so the client may retry with the same idempotency key.
@@ -139,6 +140,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (UNSTORABLE_TEXT_CODES.has(pgCode(error) ?? '')) {
       return reply.status(400).send({ error: { code: 'validation_error', message: UNSTORABLE_TEXT_MESSAGE } } satisfies ErrorResponse);
+    }
+    if (error instanceof OutsideSystemError) {
+      // The card number and CVV are never in these messages (the adapters put only the operation in them).
+      request.log.warn({ err: { message: error.message, system: error.system } }, 'outside system unavailable');
+      reply.header('retry-after', '5');
+      return reply.status(503).send({ error: { code: 'service_unavailable', message: PARTNER_UNAVAILABLE_MESSAGE } } satisfies ErrorResponse);
     }
     if (isConnectionError(error)) {
       request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');

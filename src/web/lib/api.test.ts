@@ -24,5 +24,4 @@ describe('api(): error codes from the contract', () => {
     answer(409, { error: { code: 'quote_has_changed', message: 'The figures changed.' } });
     expect(await failure()).toMatchObject({ status: 409, code: 'http_error', message: 'The figures changed.' });
   });
-
 });
