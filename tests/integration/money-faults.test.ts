@@ -10,17 +10,20 @@
 // money-count.ts): one payout per accepted cash-out and none for the others, one capture per hold
 // of a completed combine, one void per hold of a failed or deleted one, each due rebate paid once,
 // and the ledger check holds. Then the issue's concurrency sweep: 40 × $10 on a $250 card.
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/server/lib/paths';
 import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { queryRows } from '../helpers/db-snapshot';
 import { insertFundedCard } from '../helpers/fixtures';
 import type { DemoCall } from '../../src/server/adapters/demo-calls';
 import { countMoney, readCallFile, waitForDrain } from '../helpers/money-count';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
+import { TEST_CARD_DATA_KEY } from '../helpers/test-app';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
 // PostgreSQL only: a server process is killed and restarted on the same database, which in-process
@@ -208,6 +211,15 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
       // The supervisor starts it again on the same database, the outside systems intact.
       server = await startServer({ databaseUrl: database.url!, port: server.port, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
       await expectMoneyCounted(database, file, traffic);
+      // And the command an operator runs after an incident agrees.
+      const ledger = spawnSync('npm', ['run', '--silent', 'ledger:check'], {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url!, DATA_DIR: tmp, CARD_DATA_KEY: TEST_CARD_DATA_KEY, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(ledger.status, ledger.stderr).toBe(0);
+      expect(ledger.stdout).toMatch(/ledger:check ok/);
       // A capture done before the crash, its answer lost, was not done again after it.
       const calls = readCallFile(file);
       const duplicates = calls.filter((c) => c.op === 'processor.capture' && c.outcome === 'duplicate');
