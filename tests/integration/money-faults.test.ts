@@ -94,8 +94,9 @@ const cashout = (url: string, user: HttpUser, cardId: string, amountCents: numbe
 
 /**
  * The money traffic of one user: a completed combine with two holds, a BNPL combine whose rebate
- * is due at once (ACH saved first), a deleted draft with two holds, two accepted cash-outs, one
- * replayed, one refused over the balance, and six racing for a $30 card (three win).
+ * is due at once (ACH saved first), a completion refused after the review, a deleted draft with
+ * two holds, two accepted cash-outs, one replayed, one refused over the balance, and six racing
+ * for a $30 card (three win).
  */
 async function moneyTraffic(url: string, database: TestDatabase): Promise<Traffic> {
   userCount += 1;
@@ -110,6 +111,23 @@ async function moneyTraffic(url: string, database: TestDatabase): Promise<Traffi
   const bnplSource = (added.body as { sources: Array<{ id: string }> }).sources[0]!.id;
   await ok(user.request(url, 'POST', `/api/combines/${bnpl.id}/sources/${bnplSource}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvv: '123' }), 200);
   await complete(url, user, bnpl.id);
+
+  // A completion refused at the last moment (its internal source was spent down after the
+  // review): nothing captured; the draft keeps its hold for another try (decision 030).
+  const sourceCard = await insertFundedCard(database.db, userId, 20_000);
+  const refusedDraft = (await ok(user.request(url, 'POST', '/api/combines', { baseInput: '300', bufferInput: '0', bufferMode: 'percent' }))).body as { id: string };
+  await ok(user.request(url, 'POST', `/api/combines/${refusedDraft.id}/sources`, { type: 'credit', provider: 'visa', chargeCents: 20_000, cardNumber: TEST_VISA, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvv: '123' }));
+  await ok(user.request(url, 'POST', `/api/combines/${refusedDraft.id}/sources`, { type: 'internal', sourceCardId: sourceCard, chargeCents: 15_000 }));
+  const quote = (await ok(user.request(url, 'POST', `/api/combines/${refusedDraft.id}/quote`, COMPLETE_CHOICES), 200)).body as { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
+  await ok(user.request(url, 'POST', `/api/cards/${sourceCard}/purchases`, { merchant: 'Corner Shop', amountCents: 10_000 }, { 'idempotency-key': randomUUID() }));
+  const refusedCompletion = await user.request(
+    url,
+    'POST',
+    `/api/combines/${refusedDraft.id}/complete`,
+    { ...COMPLETE_CHOICES, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+    { 'idempotency-key': randomUUID() },
+  );
+  expect(refusedCompletion.status, refusedCompletion.text).toBe(409);
 
   const dropped = await draft(url, user, '200', 2);
   const holds = await queryRows<{ hold: string }>(database.db, `select authorization_id as hold from combine_sources where combine_id = '${dropped}'`);
