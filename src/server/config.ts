@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseFaults } from './adapters/demo-calls';
 
 const booleanUnlessFalse = z
   .string()
@@ -52,9 +53,20 @@ const envSchema = z.object({
   // How long a claimed effect is reserved for the drain that claimed it (longer than any call).
   EFFECT_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(15_000),
   // Demo adapters only (fault tests): a file every adapter call is appended to (JSON lines), and
-  // faults to inject, e.g. "payouts.send:lose-answer@1,2;processor.capture:fail@1".
+  // faults to inject at any step, e.g. "payouts.send:lose-answer@1,2;processor.capture:fail@1;
+  // mailer.send:timeout@*" (adapters/demo-calls.ts, parseFaults).
   DEMO_ADAPTER_LOG: z.string().min(1).optional(),
-  DEMO_FAULTS: z.string().min(1).optional(),
+  DEMO_FAULTS: z
+    .string()
+    .min(1)
+    .superRefine((spec, context) => {
+      try {
+        parseFaults(spec);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .optional(),
   // How long a "timeout" fault hangs before it rejects.
   DEMO_FAULT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(200),
 });

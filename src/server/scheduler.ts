@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { purgeExpiredIdempotencyKeys } from './lib/idempotency';
 import { EXPIRE_CARDS_INTERVAL_MS, expireCards } from './features/cards/expire-cards';
 import { purgeAuthState } from './features/auth/purge-auth-state';
+import { purgePasskeyChallenges } from './features/passkeys/passkey-challenges';
 import { processSubscriptionPeriodEnds } from './features/subscription/period-ends';
 
 export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyInstance): Promise<void> };
@@ -17,7 +18,14 @@ export const scheduledJobs: ScheduledJob[] = [
   // whatever a crashed instance left (decision 030).
   { name: 'drain-money-effects', intervalMs: 5 * 1000, run: async (app) => void (await app.effects.drain()) },
   { name: 'subscription-period-ends', intervalMs: 60 * 1000, run: async (app) => void (await processSubscriptionPeriodEnds(app.db, app.now(), { demoMode: app.config.demoMode })) },
-  { name: 'purge-auth-state', intervalMs: 60 * 60 * 1000, run: (app) => purgeAuthState(app.db, app.now()) },
+  {
+    name: 'purge-auth-state',
+    intervalMs: 60 * 60 * 1000,
+    run: async (app) => {
+      await purgeAuthState(app.db, app.now());
+      await purgePasskeyChallenges(app.db, app.now());
+    },
+  },
 ];
 
 export function startScheduler(app: FastifyInstance): { stop(): void } {

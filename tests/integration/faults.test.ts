@@ -1,8 +1,10 @@
 // Faults (issue 8, part 3): the real server as a child process on PostgreSQL, hurt on purpose.
 //  1. SIGKILL in the middle of a burst of card creations and cash-outs, then a restart on the same
 //     database and a retry of every request with its Idempotency-Key: the ledger balances, no
-//     combine is half-done (neither right after the crash nor after the retries), and every
-//     acknowledged request exists exactly once (a retry replays the first answer).
+//     combine is half-done (neither right after the crash nor after the retries), every
+//     acknowledged request exists exactly once (a retry replays the first answer), and the demo
+//     outside systems made one payout per cash-out and one capture per hold (money-count.ts).
+//     More failure points, counted the same way: money-faults.test.ts.
 //  2. pg_terminate_backend on every connection of the server while requests wait inside their
 //     transactions: the clients get a clear 503 in the usual {error: {code, message}} shape,
 //     nothing is half-written, and the same process serves the next requests (retries included).
@@ -11,7 +13,8 @@
 // A test-held row lock on one user parks that user's requests inside their transactions (after
 // the idempotency key is claimed), so both tests hit work that is truly in flight in the database.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +23,7 @@ import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/plugins/errors';
 import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { queryRows } from '../helpers/db-snapshot';
+import { countMoney, waitForDrain } from '../helpers/money-count';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
 import { createTestDatabase, POSTGRES_ADMIN_URL, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
@@ -231,7 +235,10 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
   it('SIGKILL mid-burst, restart on the same database, retry every unanswered request: nothing half-done, everything once', async () => {
     const database = await createTestDatabase('postgres', { poolSize: 4 });
     const databaseName = new URL(database.url!).pathname.slice(1);
-    let server = await startServer({ databaseUrl: database.url!, env: SERVER_ENV });
+    // The demo outside systems' own record of the calls they received, kept across the crash.
+    const callDir = mkdtempSync(path.join(tmpdir(), 'payweave-faults-'));
+    const env = { ...SERVER_ENV, DEMO_ADAPTER_LOG: path.join(callDir, 'calls.jsonl'), EFFECT_LEASE_MS: '1000', EFFECT_RETRY_BASE_MS: '100' };
+    let server = await startServer({ databaseUrl: database.url!, env });
     const port = server.port;
     let locker: pg.Client | undefined;
     try {
@@ -301,7 +308,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
 
       // Restart on the same port and database, as a supervisor would, and retry everything with
       // its key: unanswered requests do their work now (once), answered ones replay their answer.
-      server = await startServer({ databaseUrl: database.url!, port, env: SERVER_ENV });
+      server = await startServer({ databaseUrl: database.url!, port, env });
       await Promise.all(
         outcomes.map(async (outcome) => {
           outcome.final = await retryUntilFinal(outcome.request, server.url);
@@ -320,6 +327,12 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       expect(report.problems).toEqual([]);
       expect(report.cards).toBe(users.length * 3);
       expect(alive(server)).toBe(true);
+      // Money that left, not only balances (issue 20, item 4): once the worker has drained, one
+      // payout per cash-out and one capture per hold of a completed combine, nothing for the rest.
+      await waitForDrain(database.db, 60_000);
+      const money = await countMoney(database.db, env.DEMO_ADAPTER_LOG);
+      expect(money.problems).toEqual([]);
+      expect(money.payouts).toBe(outcomes.filter((o) => o.request.kind === 'cashout').length);
       // The figures docs/proof.md records.
       const kinds = (list: Outcome[]) => `${list.filter((o) => o.request.kind === 'complete').length} card creations, ${list.filter((o) => o.request.kind === 'cashout').length} cash-outs`;
       console.info(
@@ -330,8 +343,9 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       await locker?.end().catch(() => {});
       await server.stop();
       await database.drop();
+      rmSync(callDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 90_000);
 
   it('pg_terminate_backend mid-request: a clear 503, nothing half-written, and the same process serves the retries', async () => {
     const database = await createTestDatabase('postgres', { poolSize: 2 });

@@ -1,10 +1,16 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { ErrorCode } from '../../contracts/errors';
 import { liveModeNotImplemented } from '../lib/errors';
 import { DemoCallLog } from './demo-calls';
 // DECISIONS §4: this one test number always declines in demo mode.
 import { DECLINE_TEST_CARD } from '../../core/cards';
 
 export type PreauthorizeInput = {
+  /**
+   * Ours, new for every request that asks for a hold (`preauth:<combine>:<uuid>`): the processor
+   * records it with the hold. A hold whose answer was lost is never used and lapses at the processor.
+   */
+  reference: string;
   cardNumber: string;
   expMonth: number;
   expYear: number;
@@ -14,7 +20,7 @@ export type PreauthorizeInput = {
 
 export type PreauthorizeResult =
   | { ok: true; token: string; authorizationId: string }
-  | { ok: false; code: 'insufficient_funds' | 'declined'; message: string };
+  | { ok: false; code: Extract<ErrorCode, 'insufficient_funds' | 'declined'>; message: string };
 
 export type IssuedCard = {
   number: string;
@@ -53,11 +59,14 @@ export function createDemoCardProcessor(options: { declineRate: number; random?:
   const log = options.log ?? new DemoCallLog();
   return {
     log,
-    async preauthorize(input) {
-      if (input.cardNumber === DECLINE_TEST_CARD || random() < options.declineRate) {
-        return { ok: false, code: 'insufficient_funds', message: INSUFFICIENT_FUNDS_MESSAGE };
-      }
-      return { ok: true, token: `tok_demo_${randomBytes(12).toString('hex')}`, authorizationId: `auth_demo_${randomUUID()}` };
+    preauthorize(input) {
+      // Only the reference and the amount are recorded, never the card number or CVV.
+      return log.call('processor.preauthorize', input.reference, input.amountCents, (): PreauthorizeResult => {
+        if (input.cardNumber === DECLINE_TEST_CARD || random() < options.declineRate) {
+          return { ok: false, code: 'insufficient_funds', message: INSUFFICIENT_FUNDS_MESSAGE };
+        }
+        return { ok: true, token: `tok_demo_${randomBytes(12).toString('hex')}`, authorizationId: `auth_demo_${randomUUID()}` };
+      });
     },
     async release(_authorizationId, reference) {
       await log.call('processor.release', reference, undefined, () => ({ released: true }));

@@ -3,8 +3,18 @@
 // system's deduplication by reference (a retried call with a known reference does nothing new);
 // and faults on demand, to break a chosen call: fail, time out, or succeed and lose the answer.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { OutsideSystemError } from '../lib/errors';
 
-export type DemoOperation = 'processor.capture' | 'processor.release' | 'processor.issueCard' | 'payouts.send';
+/** Every step PayWeave takes in an outside system, each of which can be broken on demand. */
+export const DEMO_OPERATIONS = [
+  'processor.preauthorize',
+  'processor.issueCard',
+  'processor.capture',
+  'processor.release',
+  'payouts.send',
+  'mailer.send',
+] as const;
+export type DemoOperation = (typeof DEMO_OPERATIONS)[number];
 export type FaultMode = 'fail' | 'timeout' | 'lose-answer';
 
 /**
@@ -14,18 +24,26 @@ export type FaultMode = 'fail' | 'timeout' | 'lose-answer';
  */
 export type DemoCall = { op: DemoOperation; reference: string; amountCents?: number; outcome: 'done' | 'answer-lost' | 'failed' | 'timed-out' | 'duplicate'; at: string };
 
-export class DemoFaultError extends Error {
+export class DemoFaultError extends OutsideSystemError {
   constructor(
     readonly op: DemoOperation,
     readonly mode: FaultMode,
   ) {
-    super(mode === 'timeout' ? `${op}: the demo provider timed out` : mode === 'lose-answer' ? `${op}: the connection dropped before the answer` : `${op}: the demo provider failed`);
+    super(op, mode === 'timeout' ? `${op}: the demo provider timed out` : mode === 'lose-answer' ? `${op}: the connection dropped before the answer` : `${op}: the demo provider failed`);
   }
 }
 
-type FaultRule = { op: DemoOperation; mode: FaultMode; calls: Set<number> };
+/** Which calls of an operation a rule breaks: by number (1 = the first of that operation in this process), or all of them. */
+type FaultRule = { op: DemoOperation; mode: FaultMode; calls: Set<number> | 'all' };
 
-/** "payouts.send:lose-answer@1,2;processor.capture:fail@1": the 1st and 2nd send lose their answer, the 1st capture fails. */
+const MAX_RANGE = 10_000;
+
+/**
+ * A fault spec, as DEMO_FAULTS gives it to a server process: rules separated by ";", each
+ * `operation:mode@calls` where calls are numbers and ranges ("1,3,5-8") or "*" for every call.
+ * "payouts.send:lose-answer@1,2;processor.capture:fail@1;mailer.send:timeout@*": the 1st and 2nd
+ * payout lose their answer, the 1st capture fails, every e-mail times out.
+ */
 export function parseFaults(spec: string | undefined): FaultRule[] {
   if (!spec) return [];
   return spec
@@ -33,9 +51,19 @@ export function parseFaults(spec: string | undefined): FaultRule[] {
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => {
-      const match = /^(processor\.capture|processor\.release|processor\.issueCard|payouts\.send):(fail|timeout|lose-answer)@(\d+(?:,\d+)*)$/.exec(part);
-      if (!match) throw new Error(`DEMO_FAULTS: cannot read "${part}" (expected op:mode@n[,n...])`);
-      return { op: match[1] as DemoOperation, mode: match[2] as FaultMode, calls: new Set(match[3]!.split(',').map(Number)) };
+      const match = /^([a-zA-Z.]+):(fail|timeout|lose-answer)@(\*|\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)$/.exec(part);
+      const op = match?.[1] as DemoOperation | undefined;
+      if (!match || !op || !DEMO_OPERATIONS.includes(op)) {
+        throw new Error(`cannot read "${part}" (expected operation:mode@calls; operations: ${DEMO_OPERATIONS.join(', ')}; modes: fail, timeout, lose-answer; calls: 1,3,5-8 or *)`);
+      }
+      if (match[3] === '*') return { op, mode: match[2] as FaultMode, calls: 'all' as const };
+      const calls = new Set<number>();
+      for (const item of match[3]!.split(',')) {
+        const [from, to = from] = item.split('-').map(Number) as [number, number?];
+        if (to < from || to - from > MAX_RANGE) throw new Error(`cannot read "${part}": the range ${item} is empty or longer than ${MAX_RANGE}`);
+        for (let n = from; n <= to; n += 1) calls.add(n);
+      }
+      return { op, mode: match[2] as FaultMode, calls };
     });
 }
 
@@ -67,10 +95,10 @@ export class DemoCallLog {
     }
   }
 
-  /** Breaks calls of `op` by their number (1 = the next one of that operation from now on, counted per process). */
-  inject(op: DemoOperation, mode: FaultMode, callNumbers: number[] = [1]): void {
+  /** Breaks calls of `op` by their number (1 = the next one of that operation from now on, counted per process), or every call from now on. */
+  inject(op: DemoOperation, mode: FaultMode, callNumbers: number[] | 'all' = [1]): void {
     const base = this.seen.get(op) ?? 0;
-    this.rules.push({ op, mode, calls: new Set(callNumbers.map((n) => base + n)) });
+    this.rules.push({ op, mode, calls: callNumbers === 'all' ? 'all' : new Set(callNumbers.map((n) => base + n)) });
   }
 
   clearFaults(): void {
@@ -83,10 +111,10 @@ export class DemoCallLog {
   }
 
   /** Runs `action` as the outside system would for `reference`: once, whatever the retries. */
-  async call<T>(op: DemoOperation, reference: string, amountCents: number | undefined, action: () => T): Promise<T> {
+  async call<T>(op: DemoOperation, reference: string, amountCents: number | undefined, action: () => T | Promise<T>): Promise<T> {
     const count = (this.seen.get(op) ?? 0) + 1;
     this.seen.set(op, count);
-    const fault = this.rules.find((rule) => rule.op === op && rule.calls.has(count))?.mode;
+    const fault = this.rules.find((rule) => rule.op === op && (rule.calls === 'all' || rule.calls.has(count)))?.mode;
     const known = this.results.get(key(op, reference)) as T | undefined;
     if (fault === 'fail') {
       this.record({ op, reference, amountCents, outcome: 'failed' });
@@ -102,7 +130,7 @@ export class DemoCallLog {
       if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
       return known;
     }
-    const result = action();
+    const result = await action();
     this.results.set(key(op, reference), result);
     this.record({ op, reference, amountCents, outcome: fault === 'lose-answer' ? 'answer-lost' : 'done' }, result);
     if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
@@ -113,8 +141,10 @@ export class DemoCallLog {
     const full: DemoCall = { ...call, at: new Date().toISOString() };
     if (full.amountCents === undefined) delete full.amountCents;
     this.calls.push(full);
-    // An issued card's number and CVV never reach a file; only its reference does.
-    const kept = result === undefined || call.op === 'processor.issueCard' ? full : { ...full, result };
+    // An issued card's number and CVV, and a pre-authorisation's token, never reach a file; only
+    // their references do (neither is looked up again after a restart: their references are new
+    // for every request).
+    const kept = result === undefined || call.op === 'processor.issueCard' || call.op === 'processor.preauthorize' ? full : { ...full, result };
     if (this.options.file) appendFileSync(this.options.file, `${JSON.stringify(kept)}\n`);
   }
 }

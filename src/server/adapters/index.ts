@@ -21,13 +21,13 @@ export type Adapters = {
 };
 
 export function createAdapters(config: Config, db: Db): Adapters {
-  // One record of calls for both demo providers: a fault spec's call numbers and a test's counts
-  // read one log.
+  // One record of calls for the demo processor, payouts and mail delivery: a fault spec's call
+  // numbers and a test's counts read one log.
   const log = new DemoCallLog({ file: config.demoAdapterLog, faults: config.demoFaults, timeoutMs: config.demoFaultTimeoutMs });
   return {
     cardProcessor: config.demoMode ? createDemoCardProcessor({ declineRate: config.demoDeclineRate, log }) : liveCardProcessor,
     payouts: config.demoMode ? createDemoPayouts(log) : livePayouts,
-    mailer: createMailer(config, db),
+    mailer: createMailer(config, db, undefined, config.demoMode ? log : undefined),
     delay: (timing) => demoDelay(config, timing),
   };
 }

@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { outbox } from '../db/schema';
+import type { DemoCallLog } from './demo-calls';
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 
@@ -25,7 +26,13 @@ const CLAIM_LEASE_MS = 5 * 60 * 1000;
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
 const SMTP_TIMEOUT_MS = 10_000;
 
-export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () => Date = () => new Date()): Mailer {
+/**
+ * `calls` (demo mode): every delivery is recorded as `mailer.send` with the reference
+ * `mail:<outbox id>`, and can be broken on demand like the other demo adapters (demo-calls.ts).
+ * The message goes out with the Message-ID `<outbox id@payweave.example>`, so a receiver sees a
+ * resend after a lost answer as the same message; the demo record deduplicates it likewise.
+ */
+export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () => Date = () => new Date(), calls?: DemoCallLog): Mailer {
   const transport = config.smtpUrl
     ? nodemailer.createTransport({
         url: config.smtpUrl,
@@ -66,13 +73,18 @@ export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () =>
       const message = await claimNext();
       if (!message) break;
       try {
-        await send.sendMail({
-          from: MAIL_FROM,
-          to: message.toAddress,
-          subject: message.subject,
-          text: message.textBody,
-          ...(message.htmlBody ? { html: message.htmlBody } : {}),
-        });
+        const deliver = async () => {
+          const info = await send.sendMail({
+            from: MAIL_FROM,
+            to: message.toAddress,
+            subject: message.subject,
+            text: message.textBody,
+            ...(message.htmlBody ? { html: message.htmlBody } : {}),
+            messageId: `<${message.id}@payweave.example>`,
+          });
+          return { messageId: String(info.messageId) };
+        };
+        await (calls ? calls.call('mailer.send', `mail:${message.id}`, undefined, deliver) : deliver());
         await db.update(outbox).set({ status: 'sent', sentAt: now(), nextAttemptAt: null, lastError: null }).where(eq(outbox.id, message.id));
         sent += 1;
       } catch (error) {

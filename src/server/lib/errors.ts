@@ -28,3 +28,19 @@ export const conflict = (message: string, code: ErrorCode = 'conflict', details?
 export const LIVE_MODE_NOT_IMPLEMENTED = 'Live mode not yet implemented';
 export const liveModeNotImplemented = (message = LIVE_MODE_NOT_IMPLEMENTED) =>
   new AppError(501, 'live_mode_not_implemented', message);
+
+/**
+ * An outside system (card processor, payout provider, mail server) failed, timed out or dropped
+ * its answer. Nothing of ours was written by the request that met it (DECISIONS §7: outside calls
+ * come before the transaction, or after it from the outbox), so the client may simply retry:
+ * the errors plugin answers 503 with Retry-After.
+ */
+export class OutsideSystemError extends Error {
+  constructor(
+    readonly system: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutsideSystemError';
+  }
+}

@@ -1,13 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors';
+import type { ErrorCode, ErrorResponse } from '../../contracts/errors';
+import { AppError, OutsideSystemError } from '../lib/errors';
 import { unknownKeysOf } from '../lib/strict-schema';
 import { pgCode } from '../lib/transaction';
 import { setSecurityHeaders } from './security';
 
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 export const SERVICE_UNAVAILABLE_MESSAGE = 'PayWeave is temporarily unavailable. Please try again in a moment.';
+export const PARTNER_UNAVAILABLE_MESSAGE = 'Our payment partner did not answer in time. Nothing was saved; please try again in a moment.';
 
 // Connection-level failures: the database went away (restart, pg_terminate_backend, network).
 // The transaction did not commit, so the client may retry with the same idempotency key.
@@ -84,8 +86,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   setSecurityHeaders(request, reply);
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   const body = tooLong
-    ? { error: { code: 'uri_too_long', message: 'The address is too long.' } }
-    : { error: { code: 'bad_request', message: 'The address is not valid.' } };
+    ? ({ error: { code: 'uri_too_long', message: 'The address is too long.' } } satisfies ErrorResponse)
+    : ({ error: { code: 'bad_request', message: 'The address is not valid.' } } satisfies ErrorResponse);
   return reply.status(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
@@ -119,33 +121,39 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
           message: unknown ? `Unknown ${what}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.` : firstIssueMessage(error),
           details: error.validation.map((v) => ({ path: v.instancePath, message: v.message })),
         },
-      });
+      } satisfies ErrorResponse);
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } });
+      return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } } satisfies ErrorResponse);
     }
     const status = error.statusCode ?? 500;
     if (status < 500 && status >= 400) {
-      const byCode: Record<string, [string, string]> = {
+      const byCode: Record<string, [ErrorCode, string]> = {
         FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request is too large.'],
         FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request as JSON (Content-Type: application/json).'],
         FST_ERR_CTP_EMPTY_JSON_BODY: ['validation_error', 'The request body is empty.'],
         FST_ERR_CTP_INVALID_JSON_BODY: ['validation_error', 'The request body is not valid JSON.'],
       };
-      const [code, message] = byCode[error.code] ?? [status === 404 ? 'not_found' : 'bad_request', status === 400 && /JSON/i.test(error.message) ? 'The request body is not valid JSON.' : 'The request is not valid.'];
+      const [code, message]: [ErrorCode, string] = byCode[error.code] ?? [status === 404 ? 'not_found' : 'bad_request', status === 400 && /JSON/i.test(error.message) ? 'The request body is not valid JSON.' : 'The request is not valid.'];
       return reply.status(status).send({ error: { code, message } });
     }
     if (UNSTORABLE_TEXT_CODES.has(pgCode(error) ?? '')) {
-      return reply.status(400).send({ error: { code: 'validation_error', message: UNSTORABLE_TEXT_MESSAGE } });
+      return reply.status(400).send({ error: { code: 'validation_error', message: UNSTORABLE_TEXT_MESSAGE } } satisfies ErrorResponse);
+    }
+    if (error instanceof OutsideSystemError) {
+      // The card number and CVV are never in these messages (the adapters put only the operation in them).
+      request.log.warn({ err: { message: error.message, system: error.system } }, 'outside system unavailable');
+      reply.header('retry-after', '5');
+      return reply.status(503).send({ error: { code: 'service_unavailable', message: PARTNER_UNAVAILABLE_MESSAGE } } satisfies ErrorResponse);
     }
     if (isConnectionError(error)) {
       request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
       reply.header('retry-after', '1');
-      return reply.status(503).send({ error: { code: 'service_unavailable', message: SERVICE_UNAVAILABLE_MESSAGE } });
+      return reply.status(503).send({ error: { code: 'service_unavailable', message: SERVICE_UNAVAILABLE_MESSAGE } } satisfies ErrorResponse);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } });
+    return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } } satisfies ErrorResponse);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -156,8 +164,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply
         .status(405)
         .header('allow', allowed.join(', '))
-        .send({ error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.` } });
+        .send({ error: { code: 'method_not_allowed', message: `${request.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.` } } satisfies ErrorResponse);
     }
-    return reply.status(404).send({ error: { code: 'not_found', message: `No such endpoint: ${request.method} ${path}` } });
+    return reply.status(404).send({ error: { code: 'not_found', message: `No such endpoint: ${request.method} ${path}` } } satisfies ErrorResponse);
   });
 });

@@ -10,7 +10,7 @@ import { conflict } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { inTransaction, pgCode } from '../../lib/transaction';
 import { createSession, type NewSession } from '../../plugins/session';
-import { toProfile } from '../me/get-profile';
+import { toProfile } from './get-profile';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -1,5 +1,5 @@
 // Accounts API (issue 3). Thin handlers: rate limit, call one service, set the cookie, answer.
-import type { FastifyInstance } from 'fastify';
+import { deliverMailSoon } from '../../lib/mail';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -32,11 +32,6 @@ const noContent = z.null().describe('No content');
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
 /** Where a password (or a legacy recovery code) is hashed or checked: the argon2id pool may be full (decision 080). */
 const hashing = { 503: errorResponse } as const;
-
-/** Sends queued e-mail now rather than at the next scheduled run; never delays or fails the answer. */
-export function deliverMailSoon(app: FastifyInstance): void {
-  app.adapters.mailer.flush().catch((error: unknown) => app.log.warn({ err: error }, 'outbox delivery failed; the scheduler retries'));
-}
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The daily cap was reached: the owner's e-mail goes out now rather than at the next scheduled run. */

@@ -11,7 +11,7 @@ import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
-import { loadProfile } from '../me/get-profile';
+import { loadProfile } from './get-profile';
 import type { FailureCounter } from './limits';
 import { createTwoFactorChallenge } from './two-factor-sign-in';
 

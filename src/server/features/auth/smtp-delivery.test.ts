@@ -120,4 +120,30 @@ describe.skipIf(!run)('e-mail delivery through SMTP (SMTP_URL set)', () => {
       await refusing.close();
     }
   });
+  // Issue 20, item 3: e-mail delivery is a step that breaks on demand like the others.
+  it.each(['fail', 'timeout', 'lose-answer'] as const)('delivery %s: the message stays queued, is retried, and reaches the mailbox once', async (mode) => {
+    const app = await createTestApp({ env: { SMTP_URL: smtp.url, DEMO_FAULTS: `mailer.send:${mode}@1`, DEMO_FAULT_TIMEOUT_MS: '20' }, database: t.database });
+    try {
+      const { mailer } = app.app.adapters;
+      const to = `fault-${mode}@example.com`;
+      const { id } = await mailer.enqueue({ to, subject: 'Hello', text: 'Hi' });
+      expect(await mailer.flush()).toBe(0);
+      const [first] = await t.database.db.select().from(outbox).where(eq(outbox.id, id));
+      expect(first).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(first?.lastError).toMatch(/mailer\.send/);
+      await t.database.db.update(outbox).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(outbox.id, id));
+      expect(await mailer.flush()).toBe(1);
+      const [sent] = await t.database.db.select().from(outbox).where(eq(outbox.id, id));
+      expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
+      // Once in the mailbox, whatever the fault: a lost answer's retry is the same Message-ID, not a new message.
+      const delivered = smtp.received.filter((m) => m.to.includes(to));
+      expect(delivered).toHaveLength(1);
+      expect(delivered[0]?.raw).toContain(`Message-ID: <${id}@payweave.example>`);
+      expect(app.calls.calls.filter((c) => c.reference === `mail:${id}`).map((c) => c.outcome)).toEqual(
+        mode === 'lose-answer' ? ['answer-lost', 'duplicate'] : [mode === 'fail' ? 'failed' : 'timed-out', 'done'],
+      );
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors';
 import { hashToken, isWellFormedToken, newToken } from '../../lib/tokens';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
-import { loadProfile } from '../me/get-profile';
+import { loadProfile } from './get-profile';
 import type { Mailer } from '../../adapters/mailer';
 import { limitTwoFactorByIp, limitTwoFactorFailures } from './limits';
 import { consumeSecondFactor, invalidCode, matchSecondFactor, remainingRecoveryCodes } from './two-factor';

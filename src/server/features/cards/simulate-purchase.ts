@@ -4,6 +4,7 @@
 // money moves. Single-use cards close when a purchase empties them (DECISIONS §4).
 import type { FastifyInstance } from 'fastify';
 import { DECLINE_MESSAGES, type DeclineReason, type PurchaseRequest, type PurchaseResponse } from '../../../contracts/cards';
+import type { ErrorResponse } from '../../../contracts/errors';
 import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../ledger/accounts';
@@ -90,5 +91,6 @@ async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: strin
   if (!declined) throw new Error('transaction insert returned nothing');
   // Returned, not thrown: the declined purchase is recorded, and a retry with the same key
   // answers the same decline instead of trying again.
-  return { status: 402, body: { error: { code: 'declined', message: DECLINE_MESSAGES[reason], details: { reason, transactionId: declined.id } } } };
+  const body: ErrorResponse = { error: { code: 'declined', message: DECLINE_MESSAGES[reason], details: { reason, transactionId: declined.id } } };
+  return { status: 402, body };
 }

@@ -23,7 +23,7 @@ import { encryptCardSecret } from '../../lib/card-crypto';
 import { badRequest, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
 import { claimClause, claimedColumn, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from '../../lib/idempotency';
 import { buildCombineView, COMBINE_NOT_FOUND, type CombineRow, type SourceRow } from './combine-view';
-import { PROMO_COUNTER_ID } from '../system/promo-status';
+import { PROMO_COUNTER_ID } from '../system';
 import { writeCompletion, type NewRebate } from './completion-write';
 import { pricingFor, remainingPromoSpots, type Pricing, type UserRow } from './pricing';
 import { computeQuote, type QuoteChoices } from './quote-service';

@@ -1,6 +1,7 @@
 // Draft combines: everything before "Create Virtual Card". Each function is one use case; the
 // card data of a source goes to the processor once and only brand, last 4, expiry and the
 // processor's token are kept (DECISIONS §4).
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
@@ -202,6 +203,10 @@ function voidEffects(userId: string, combineId: string, sources: Array<{ authori
     .map((authorizationId) => ({ kind: 'void', reference: effectReference.void(authorizationId), userId, payload: { authorizationId, combineId } }));
 }
 
+// DECISIONS §7: a hold is asked for before the transaction that records it, with a reference of
+// its own the processor keeps (add-source requests carry no Idempotency-Key, so each asks anew).
+const preauthorizationReference = (combineId: string) => `preauth:${combineId}:${randomUUID()}`;
+
 export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
   assertDemo(app);
   const row = await loadCombine(app.db, userId, combineId);
@@ -234,6 +239,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     if (form.card) {
       await app.adapters.delay('preAuthorization');
       const auth = await app.adapters.cardProcessor.preauthorize({
+        reference: preauthorizationReference(combineId),
         cardNumber: form.card.number,
         expMonth: form.card.expiryMonth,
         expYear: form.card.expiryYear,
@@ -329,6 +335,7 @@ export async function addBnplCard(
   const oneTime = view.sources.find((s) => s.id === sourceId)?.oneTimeCardChargeCents ?? source.chargeCents;
   await app.adapters.delay('preAuthorization');
   const auth = await app.adapters.cardProcessor.preauthorize({
+    reference: preauthorizationReference(combineId),
     cardNumber: entry.number,
     expMonth: entry.expiryMonth,
     expYear: entry.expiryYear,

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { readPromoStatus } from '../system/promo-status';
+import { readPromoStatus } from '../system';
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -9,8 +9,8 @@ import { PROMO, isPromoActive, promoDaysRemaining } from '../../../core/promo';
 import type { DashboardData } from '../../../contracts/dashboard';
 import { cards, combines, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
-import { listCombines } from '../combines/draft-service';
-import { readPromoStatus } from '../system/promo-status';
+import { listCombines } from '../combines';
+import { readPromoStatus } from '../system';
 
 export const RECENT_COMBINES = 3;
 export const CHART_MAX_CARDS = 8;

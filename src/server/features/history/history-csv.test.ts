@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, sourceLabel } from './history-csv';
-import { promoStateFor } from '../dashboard/dashboard-service';
+import { promoStateFor } from '../dashboard';
 
 describe('history CSV fields', () => {
   it('quotes commas, quotes and line breaks (RFC 4180)', () => {

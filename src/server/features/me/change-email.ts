@@ -9,9 +9,7 @@ import { users } from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { conflict, unauthorized } from '../../lib/errors';
 import { inTransaction, pgCode } from '../../lib/transaction';
-import { checkCurrentPassword } from '../auth/check-password';
-import { emailChangedEmail } from '../auth/emails';
-import { loadProfile } from './get-profile';
+import { checkCurrentPassword, emailChangedEmail, loadProfile } from '../auth';
 
 export async function changeEmail(
   db: Db,

@@ -9,9 +9,7 @@ import { audit } from '../../lib/audit';
 import { hashPassword } from '../../lib/passwords';
 import { inTransaction } from '../../lib/transaction';
 import { deleteUserSessions } from '../../plugins/session';
-import { checkCurrentPassword } from '../auth/check-password';
-import { passwordChangedEmail } from '../auth/emails';
-import { revokeResetTokens } from '../auth/password-reset';
+import { checkCurrentPassword, passwordChangedEmail, revokeResetTokens } from '../auth';
 
 export async function changePassword(
   db: Db,

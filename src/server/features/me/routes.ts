@@ -7,10 +7,10 @@ import { errorResponse } from '../../../contracts/common';
 import { profile } from '../../../contracts/me';
 import { unauthorized } from '../../lib/errors';
 import { requireUser } from '../../plugins/session';
-import { deliverMailSoon } from '../auth/routes';
+import { deliverMailSoon } from '../../lib/mail';
 import { changeEmail } from './change-email';
 import { changePassword } from './change-password';
-import { loadProfile } from './get-profile';
+import { loadProfile } from '../auth';
 import { twoFactorRoutes } from './two-factor-routes';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;

@@ -3,7 +3,7 @@
 // signed out is a state, not an error, so this answers 200 either way.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sessionState } from '../../../contracts/me';
-import { loadProfile } from './get-profile';
+import { loadProfile } from '../auth';
 import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -12,8 +12,8 @@ import {
   twoFactorStatusResponse,
 } from '../../../contracts/two-factor';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
-import { deliverMailSoon } from '../auth/routes';
-import { totpKey } from '../auth/two-factor';
+import { deliverMailSoon } from '../../lib/mail';
+import { totpKey } from '../auth';
 import {
   TWO_FACTOR_SETUP_REAUTH_WINDOW_MS,
   disableTwoFactor,

@@ -13,11 +13,13 @@ import { conflict, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
 import { base32Decode, base32Encode, newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
 import { deleteUserSessions } from '../../plugins/session';
-import { checkCurrentPassword } from '../auth/check-password';
-import { twoFactorChangedEmail } from '../auth/emails';
-import { limitTwoFactorByIp, limitTwoFactorFailures } from '../auth/limits';
-import { recordWrongSecondFactor, twoFactorLocked } from '../auth/two-factor-lock';
 import {
+  checkCurrentPassword,
+  twoFactorChangedEmail,
+  limitTwoFactorByIp,
+  limitTwoFactorFailures,
+  recordWrongSecondFactor,
+  twoFactorLocked,
   consumeSecondFactor,
   decryptTotpSecret,
   encryptTotpSecret,
@@ -26,7 +28,7 @@ import {
   matchSecondFactor,
   remainingRecoveryCodes,
   storeRecoveryCodes,
-} from '../auth/two-factor';
+} from '../auth';
 
 /** Setup needs the password entered in this session within this time (sign-in or re-authentication). */
 export const TWO_FACTOR_SETUP_REAUTH_WINDOW_MS = 5 * 60 * 1000;

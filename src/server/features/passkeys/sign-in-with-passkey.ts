@@ -17,7 +17,7 @@ import { AppError, conflict } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import { inTransaction } from '../../lib/transaction';
 import { createSession, deleteSession, type NewSession } from '../../plugins/session';
-import { loadProfile } from '../me/get-profile';
+import { loadProfile } from '../auth';
 import { limitPasskeyVerifyByIp, limitPasskeyVerifyByUser } from './limits';
 import { consumeChallenge, newChallenge, storeChallenge, type ChallengeBinding } from './passkey-challenges';
 import { userIdOfHandle, type RelyingParty } from './relying-party';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
 import { addPayoutMethodRequest, payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
 import { requireUser } from '../../plugins/session';
-import { afterCompletionHooks, type CompletionContext } from '../combines/complete-combine';
+import { afterCompletionHooks, type CompletionContext } from '../combines';
 import { payPendingRebates } from './pay-pending-rebates';
 import { addPayoutMethod, removePayoutMethod, setPreferredPayoutMethod, viewPayoutMethods } from './payout-methods-service';
 

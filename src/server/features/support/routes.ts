@@ -6,8 +6,8 @@ import { errorResponse } from '../../../contracts/common';
 import { supportMessageRequest, supportMessageResponse } from '../../../contracts/support';
 import { redactCardNumbers } from '../../../core/cards';
 import { limitOn } from '../../plugins/rate-limit';
-import { deliverMailSoon } from '../auth/routes';
-import { SUPPORT_EMAIL } from '../system/routes';
+import { deliverMailSoon } from '../../lib/mail';
+import { SUPPORT_EMAIL } from '../system';
 import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 /** Messages per IP address per hour: plenty for a person, useless for a spammer. */

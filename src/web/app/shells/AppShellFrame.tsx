@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
-import { useSession } from '../../features/auth/api/session';
+import { useSession } from '../../lib/session';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { BrandMark, Icon } from '../../ui/Icon';

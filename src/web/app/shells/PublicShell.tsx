@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
-import { useSession } from '../../features/auth/api/session';
+import { useSession } from '../../lib/session';
 import { Button, ButtonLink } from '../../ui/Button';
 import { BrandMark } from '../../ui/Icon';
 import { preloadAppShell } from './AppShell';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api';
-import { sessionQueryKey } from '../../features/auth/api/session';
+import { sessionQueryKey } from '../../lib/session';
 import { publicConfigQueryKey } from '../../lib/public-config';
 import { useToast } from '../../ui/toast';
 

@@ -12,7 +12,7 @@ import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
 import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../lib/passkeys';
 import { safeNextPath, useLogin, usePasskeySignIn } from './api/auth';
-import { useSession } from './api/session';
+import { useSession } from '../../lib/session';
 import { TwoFactorStep } from './TwoFactorStep';
 import './auth.css';
 

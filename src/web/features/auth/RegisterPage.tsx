@@ -11,7 +11,7 @@ import { PasswordChecklist } from '../../ui/PasswordChecklist';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
 import { useRegister } from './api/auth';
-import { useSession } from './api/session';
+import { useSession } from '../../lib/session';
 import './auth.css';
 
 /** Spec §2 /register: e-mail, password, confirmation, terms; then /dashboard. */

@@ -12,7 +12,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useCards } from './api/cards';
 import { CARD_FILTERS, CARD_PAGE_MESSAGES } from './card-format';
 import { CardDetailsModal } from './components/CardDetailsModal';
-import { CashoutModal } from '../cashout/CashoutModal';
+import { CashoutModal } from '../cashout';
 import { CardTable } from './components/CardTable';
 import { CardTile } from './components/CardTile';
 import './cards.css';

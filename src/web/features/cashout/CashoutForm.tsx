@@ -20,7 +20,7 @@ import { Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
 import { SelectField } from '../../ui/SelectField';
 import { useToast } from '../../ui/toast';
-import { useSession } from '../auth/api/session';
+import { useSession } from '../../lib/session';
 import { useCreateCashout } from './api/cashouts';
 import './cashout.css';
 

@@ -13,7 +13,7 @@ import { Money } from '../../ui/Money';
 import { PageHeader } from '../../ui/PageHeader';
 import { Panel } from '../../ui/Panel';
 import { Spinner } from '../../ui/Spinner';
-import { useSession } from '../auth/api/session';
+import { useSession } from '../../lib/session';
 import { useDashboard } from './api/dashboard';
 import { BalanceChart } from './components/BalanceChart';
 import { PromoBanner } from './components/PromoBanner';

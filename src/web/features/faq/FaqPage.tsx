@@ -8,7 +8,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
 // The contact form is shared with the support page (see docs/decisions on cross-feature imports).
-import { ContactSupportForm } from '../support/ContactSupportForm';
+import { ContactSupportForm } from '../support';
 import { buildFaq, filterFaq } from './faq-content';
 import './faq.css';
 

@@ -4,7 +4,7 @@ import { errorMessage } from '../../lib/api';
 import { ErrorState } from '../../ui/ErrorState';
 import { PageHeader } from '../../ui/PageHeader';
 import { Spinner } from '../../ui/Spinner';
-import { useSession } from '../auth/api/session';
+import { useSession } from '../../lib/session';
 import { PayoutMethodsPanel } from './PayoutMethodsPanel';
 import { SubscriptionPanel } from './SubscriptionPanel';
 import { ProfileTab } from './components/ProfileTab';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { PLANS } from '../../../core/plans';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
-import { useSession } from '../auth/api/session';
+import { useSession } from '../../lib/session';
 import './upgrade.css';
 
 /** Spec §2: the ad can be closed after 3 s and goes away by itself after 15 s. */

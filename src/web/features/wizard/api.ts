@@ -12,7 +12,7 @@ import type {
   Quote,
 } from '../../../contracts/combines';
 import type { amountInput, completeCombineRequest, quoteRequest, updateCombineRequest } from '../../../contracts/combines';
-import { sessionQueryKey } from '../auth/api/session';
+import { sessionQueryKey } from '../../lib/session';
 
 export type AmountInput = z.infer<typeof amountInput>;
 export type CombinePatch = z.infer<typeof updateCombineRequest>;

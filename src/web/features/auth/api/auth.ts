@@ -6,7 +6,7 @@ import type { Profile } from '../../../../contracts/me';
 import { api } from '../../../lib/api';
 import { answerPasskeyRequest } from '../../../lib/passkeys';
 import { publicConfigQueryKey } from '../../../lib/public-config';
-import { sessionQueryKey } from './session';
+import { sessionQueryKey } from '../../../lib/session';
 
 // The account calls of the sign-in, register and reset pages. Signing in or up replaces the
 // session: whatever was cached for a previous user is dropped, and ['me'] becomes the new profile.

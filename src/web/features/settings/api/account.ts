@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Profile } from '../../../../contracts/me';
 import { api } from '../../../lib/api';
-import { sessionQueryKey } from '../../auth/api/session';
+import { sessionQueryKey } from '../../../lib/session';
 
 /** PUT /api/me/email: answers the updated profile, which becomes ['me']. */
 export function useChangeEmail() {

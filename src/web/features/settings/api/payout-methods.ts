@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PayoutMethod } from '../../../../core/plans';
 import type { PayoutMethodChange, PayoutMethodsView } from '../../../../contracts/payout-methods';
 import { api } from '../../../lib/api';
-import { sessionQueryKey } from '../../auth/api/session';
+import { sessionQueryKey } from '../../../lib/session';
 
 export const payoutMethodsQueryKey = ['payout-methods'] as const;
 

@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CancelResponse, SubscriptionView } from '../../../../contracts/subscription';
 import { api } from '../../../lib/api';
-import { sessionQueryKey } from '../../auth/api/session';
+import { sessionQueryKey } from '../../../lib/session';
 
 export const subscriptionQueryKey = ['subscription'] as const;
 

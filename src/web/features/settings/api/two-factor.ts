@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '../../../../contracts/two-factor';
 import { api } from '../../../lib/api';
-import { sessionQueryKey } from '../../auth/api/session';
+import { sessionQueryKey } from '../../../lib/session';
 
 // Settings → Security → Two-factor authentication (docs/decisions/014). Every change refreshes
 // ['me'] (its twoFactorEnabled) and the status (recovery codes left).

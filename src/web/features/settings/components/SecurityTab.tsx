@@ -7,7 +7,7 @@ import { Notice } from '../../../ui/Notice';
 import { PasswordChecklist } from '../../../ui/PasswordChecklist';
 import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
-import { useSession } from '../../auth/api/session';
+import { useSession } from '../../../lib/session';
 import { useChangePassword } from '../api/account';
 import { PasskeysPanel } from './PasskeysPanel';
 import { TwoFactorPanel } from './TwoFactorPanel';

@@ -3,7 +3,7 @@ import { RECOMMENDED_TAX_BUFFER_PERCENT } from '../../../../core/amount';
 import type { BufferMode } from '../../../../core/amount';
 import { combinesLeftText, monthlyLimitMessage } from '../../../../core/limits';
 import { formatUsd } from '../../../../core/money';
-import { useSession } from '../../auth/api/session';
+import { useSession } from '../../../lib/session';
 import { Button } from '../../../ui/Button';
 import { Link } from 'react-router';
 import { Icon } from '../../../ui/Icon';

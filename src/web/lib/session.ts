@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api';
-import type { Profile, SessionState } from '../../../../contracts/me';
+import { api } from './api';
+import type { Profile, SessionState } from '../../contracts/me';
 
 export const sessionQueryKey = ['me'] as const;
 

@@ -1,0 +1,2 @@
+// The dashboard feature's public face.
+export { promoStateFor } from './dashboard-service';
