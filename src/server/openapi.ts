@@ -4,6 +4,7 @@
 // accepts), the error shape once as a component with its code enum, errors always as JSON (even
 // where the success is CSV), a description for each status, and Retry-After where it is sent.
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
@@ -94,4 +95,16 @@ export const swaggerOptions: SwaggerOptions = {
   },
   transform: jsonSchemaTransform,
   transformObject: (input) => finishDocument(jsonSchemaTransformObject(input) as Document) as ReturnType<typeof jsonSchemaTransformObject>,
+};
+
+/**
+ * The reference page at /api/docs (decision 120): Swagger UI's own files, served by us from the
+ * package (no CDN), under the app's CSP unchanged: the page runs only external scripts from our
+ * origin, never asks a validator elsewhere, and "Try it out" calls this same origin.
+ */
+export const swaggerUiOptions: FastifySwaggerUiOptions = {
+  routePrefix: '/api/docs',
+  validatorUrl: false,
+  theme: { title: 'PayWeave API reference' },
+  uiConfig: { deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0, displayOperationId: true, tryItOutEnabled: false },
 };
