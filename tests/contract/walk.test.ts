@@ -30,7 +30,11 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
 
-const VARIANTS = ['valid', 'valid', 'valid', 'empty', 'unknown-field', 'wrong-type', 'oversized', 'wrong-content-type', 'missing-header', 'bad-header', 'unknown-query', 'bad-query', 'cross-site'] as const;
+const VARIANTS = ['valid', 'valid', 'valid', 'empty', 'unknown-field', 'wrong-type', 'oversized', 'wrong-content-type', 'missing-header', 'bad-header', 'unknown-query', 'bad-query', 'bad-path', 'cross-site'] as const;
+/** Path values that are not what the parameter's schema allows (the last one too long for the router). */
+const BAD_PATH_VALUES = ['not-a-uuid', '00000000-0000-0000-0000-00000000000g', '%20', 'x'.repeat(250)];
+/** Session cookies that are not a live session: signed out is signed out, whatever the cookie says. */
+const DEAD_COOKIES = ['pw_session=', 'pw_session=garbage', `pw_session=${'A'.repeat(43)}`, `pw_session=${'%'.repeat(300)}`];
 type Variant = (typeof VARIANTS)[number];
 
 type WalkRequest = {
@@ -56,6 +60,9 @@ type World = {
   openDraftId: string;
   sourceId: string;
 };
+
+/** Operations that end the session they are sent with (signing in again replaces it). */
+const SESSION_ENDING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/login/two-factor']);
 
 const sessionOnly = (operation: Operation) => (operation.security ?? []).length > 0 && !(operation.security ?? []).some((s) => Object.keys(s).length === 0);
 const keyOf = (operation: Operation) => `${operation.method} ${operation.path}`;
@@ -188,6 +195,7 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
     const keyParameter = operation.parameters.find((p) => p.in === 'header' && p.name === 'idempotency-key');
     const headers: Record<string, string> = {};
     if (signedIn) headers.cookie = world.user.cookie;
+    else if (random.chance(0.3)) headers.cookie = random.pick(DEAD_COOKIES);
     if (keyParameter) headers['idempotency-key'] = randomUUID();
     let payload: string | undefined;
     let expectStatus: number | undefined;
@@ -252,6 +260,9 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
       case 'bad-query':
         if (operation.parameters.some((p) => p.in === 'query' && (p.schema.enum || p.schema.type === 'integer' || p.schema.format === 'uuid'))) expectStatus = 400;
         break;
+      case 'bad-path':
+        if (operation.parameters.some((p) => p.in === 'path')) expectStatus = 400;
+        break;
       case 'cross-site':
         if (takesBody) {
           headers.origin = 'https://evil.example';
@@ -263,7 +274,18 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
     }
     // The request order (401 → 403 → 415/413 → 400) decides before the variant does.
     if (!signedIn && sessionOnly(operation)) expectStatus = 401;
-    const url = `${fillPath(operation, random.chance(0.85), random)}${queryFor(operation, variant, query)}`;
+    let path = fillPath(operation, random.chance(0.85), random);
+    if (variant === 'bad-path' && expectStatus === 400) {
+      const value = random.pick(BAD_PATH_VALUES);
+      if (value.length > 200) expectStatus = 414;
+      let replaced = false;
+      path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+        if (replaced) return fillPath({ ...operation, path: `{${name}}` }, true, random);
+        replaced = true;
+        return value;
+      });
+    }
+    const url = `${path}${queryFor(operation, variant, query)}`;
     // Mostly fresh addresses (per-address limits would otherwise answer most sign-ins 429), some shared.
     const remoteAddress = addressPool === 0 ? '10.21.0.1' : `10.21.${1 + (seed & 0xff)}.${1 + ((seed >>> 8) & 0x7f)}`;
     return { operation: keyOf(operation), variant, signedIn, method: operation.method, url, headers, payload, remoteAddress, expectStatus };
@@ -327,8 +349,8 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
       fc.asyncProperty(requestArbitrary, async (choice) => {
         const operation = operations[choice.index]!;
         const request = buildRequest(operation, choice.variant, choice.signedIn, choice.body, choice.query, choice.seed, choice.addressPool);
-        // Signing out ends the session it is sent with: give it a session of its own.
-        if (request.operation === 'POST /api/auth/logout' && request.signedIn) request.headers.cookie = (await registerUser(t.app)).cookie;
+        // Signing out, or in again, ends the session it is sent with: give it a session of its own.
+        if (SESSION_ENDING.has(request.operation) && request.signedIn) request.headers.cookie = (await registerUser(t.app)).cookie;
         // Deleting the world's drafts would leave the rest of the walk nothing to act on: give
         // each deletion a draft of its own.
         if (request.method === 'DELETE' && request.operation.startsWith('DELETE /api/combines') && request.url.includes(world.openDraftId)) {
