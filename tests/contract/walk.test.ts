@@ -16,6 +16,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSource, createCard, registerUser, startCombine, TEST_PASSWORD, TEST_VISA, type ApiUser } from '../helpers/api-client';
 import { arbitraryFor, breakBody, operationsOf, satisfies, seededRandom, serialiseBody, WRONG_CONTENT_TYPES, type FieldArbitraries, type Operation } from '../helpers/openapi-fuzz';
+import { createSession } from '../../src/server/plugins/session';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { requireEngine, testEngine } from '../helpers/test-db';
 
@@ -59,6 +60,8 @@ type World = {
   /** Short of a few dollars, so a valid source can be added; `sourceId` is one of its sources. */
   openDraftId: string;
   sourceId: string;
+  /** Another user, whose fresh sessions the session-ending operations are sent with. */
+  spareUserId: string;
 };
 
 /** Operations that end the session they are sent with (signing in again replaces it). */
@@ -68,7 +71,7 @@ const sessionOnly = (operation: Operation) => (operation.security ?? []).length 
 const keyOf = (operation: Operation) => `${operation.method} ${operation.path}`;
 
 /** A curl line that replays the request against a local server. */
-export function curlLine(request: Pick<WalkRequest, 'method' | 'url' | 'headers' | 'payload'>, base = 'http://localhost:3000'): string {
+function curlLine(request: Pick<WalkRequest, 'method' | 'url' | 'headers' | 'payload'>, base = 'http://localhost:3000'): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
   const parts = ['curl -i', `-X ${request.method}`, quote(`${base}${request.url}`)];
   for (const [name, value] of Object.entries(request.headers)) parts.push(`-H ${quote(`${name}: ${value}`)}`);
@@ -103,7 +106,9 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
     const quote = await user.request('POST', `/api/combines/${draft.id}/quote`, { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' });
     const figures = quote.json() as { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
     const open = await openDraft(user);
+    const spare = await registerUser(t.app);
     world = {
+      spareUserId: ((await spare.request('GET', '/api/me')).json() as { id: string }).id,
       user,
       cardId,
       draftId: draft.id,
@@ -350,7 +355,9 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
         const operation = operations[choice.index]!;
         const request = buildRequest(operation, choice.variant, choice.signedIn, choice.body, choice.query, choice.seed, choice.addressPool);
         // Signing out, or in again, ends the session it is sent with: give it a session of its own.
-        if (SESSION_ENDING.has(request.operation) && request.signedIn) request.headers.cookie = (await registerUser(t.app)).cookie;
+        if (SESSION_ENDING.has(request.operation) && request.signedIn) {
+          request.headers.cookie = `pw_session=${(await createSession(t.app.db, { userId: world.spareUserId, remember: false, now: new Date() })).token}`;
+        }
         // Deleting the world's drafts would leave the rest of the walk nothing to act on: give
         // each deletion a draft of its own.
         if (request.method === 'DELETE' && request.operation.startsWith('DELETE /api/combines') && request.url.includes(world.openDraftId)) {
@@ -376,7 +383,9 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
     console.info(`contract walk (${testEngine()}, CONTRACT_SEED=${SEED}): ${sent} requests over ${operations.length} operations in ${seconds.toFixed(1)} s\n  ${coverage.join('\n  ')}`);
     expect([...failures.values()], `CONTRACT_SEED=${SEED}\n${[...failures.values()].join('\n')}`).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(RUNS);
-    // Every operation was walked.
+    // Every operation was walked, and most answered a success, whose body was held to the document too.
     expect([...seen.keys()].sort()).toEqual(operations.map(keyOf).sort());
-  });
+    const succeeded = [...seen.values()].filter((statuses) => [...statuses].some((status) => status.startsWith('2'))).length;
+    expect(succeeded).toBeGreaterThanOrEqual(30);
+  }, 240_000); // ~20-60 s per engine on this shared machine; the limit only stops a hang
 });
