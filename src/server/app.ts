@@ -7,8 +7,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { swaggerOptions } from './openapi';
+import { swaggerOptions, swaggerUiOptions } from './openapi';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { projectRoot } from './lib/paths';
@@ -117,6 +118,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(requestOrderPlugin);
   await app.register(readCachePlugin);
   await app.register(fastifySwagger, swaggerOptions);
+  // The document for people at /api/docs, every file from the package (decision 120).
+  await app.register(fastifySwaggerUi, swaggerUiOptions);
 
   await app.register(
     async (api) => {

@@ -4,6 +4,7 @@
 // accepts), the error shape once as a component with its code enum, errors always as JSON (even
 // where the success is CSV), a description for each status, and Retry-After where it is sent.
 import type { SwaggerOptions } from '@fastify/swagger';
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
@@ -37,6 +38,14 @@ type Document = { paths?: Record<string, Record<string, Operation>>; components?
 export function finishDocument(document: Document): Document {
   // Schemas with an id are emitted twice (as read and as written); no request uses the error's.
   delete document.components?.schemas?.ErrorInput;
+  // A component's `$id: '#/components/schemas/Error'` is not a valid JSON Schema 2020-12 id (no
+  // fragment allowed), and its `$schema` only repeats the document's dialect: the name is its id.
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if (schema && typeof schema === 'object') {
+      delete (schema as { $id?: unknown }).$id;
+      delete (schema as { $schema?: unknown }).$schema;
+    }
+  }
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
@@ -56,6 +65,21 @@ export function finishDocument(document: Document): Document {
   return document;
 }
 
+/** Every operation's tag, declared once with what it groups (the reference page's sections). */
+const TAGS = [
+  { name: 'auth', description: 'Sign-up, sign-in (with two-factor), sign-out, password reset and re-authentication' },
+  { name: 'me', description: 'The signed-in user: profile, e-mail, password, two-factor sign-in, session' },
+  { name: 'combines', description: 'Combining payment sources into one card: drafts, sources, quote, completion' },
+  { name: 'cards', description: 'Virtual cards: list, details, reveal, freeze, purchases, transactions' },
+  { name: 'cashouts', description: 'Cashing a card’s balance out to a payout method (Idempotency-Key required)' },
+  { name: 'payout-methods', description: 'Where cash-outs and rebates are paid' },
+  { name: 'subscription', description: 'Plans, upgrades and cancellation' },
+  { name: 'dashboard', description: 'The dashboard’s figures' },
+  { name: 'history', description: 'Transaction history as CSV' },
+  { name: 'system', description: 'Health, configuration, promotion, support' },
+  { name: 'dev', description: 'Demo-mode helpers (the outgoing mailbox)' },
+];
+
 export const swaggerOptions: SwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
@@ -66,8 +90,21 @@ export const swaggerOptions: SwaggerOptions = {
         'Money in integer cents. Errors are `{error: {code, message, details?}}` with `code` from a closed list. ' +
         'Conventions (sessions, CSRF, idempotency, errors, pagination, unknown parameters): docs/api.md.',
     },
+    tags: TAGS,
     components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pw_session' } } },
   },
   transform: jsonSchemaTransform,
   transformObject: (input) => finishDocument(jsonSchemaTransformObject(input) as Document) as ReturnType<typeof jsonSchemaTransformObject>,
+};
+
+/**
+ * The reference page at /api/docs (decision 120): Swagger UI's own files, served by us from the
+ * package (no CDN), under the app's CSP unchanged: the page runs only external scripts from our
+ * origin, never asks a validator elsewhere, and "Try it out" calls this same origin.
+ */
+export const swaggerUiOptions: FastifySwaggerUiOptions = {
+  routePrefix: '/api/docs',
+  validatorUrl: false,
+  theme: { title: 'PayWeave API reference' },
+  uiConfig: { deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0, displayOperationId: true, tryItOutEnabled: false },
 };

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+
 // Hostile requests generated from the OpenAPI document, for the fuzz suite. Every request the
 // generator builds carries at least one defect that the API must refuse (a body that breaks its
 // schema, another user's or a made-up id, no session, a cross-site Origin, an oversized body), so
@@ -23,17 +25,35 @@ export type JsonSchema = {
   oneOf?: JsonSchema[];
   anyOf?: JsonSchema[];
   default?: unknown;
+  minItems?: number;
+  maxItems?: number;
 };
 
 type Parameter = { in: 'path' | 'query' | 'header' | 'cookie'; name: string; required?: boolean; schema: JsonSchema };
+export type DocumentedResponse = { content?: Record<string, { schema?: unknown }>; headers?: Record<string, { required?: boolean; schema?: JsonSchema }> };
 export type Operation = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   parameters: Parameter[];
   body: JsonSchema | undefined;
+  operationId?: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, DocumentedResponse>;
 };
 type OpenApiDocument = {
-  paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        parameters?: Parameter[];
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+        security?: Array<Record<string, string[]>>;
+        responses?: Record<string, DocumentedResponse>;
+      }
+    >
+  >;
 };
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
@@ -45,6 +65,9 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         path,
         parameters: operation.parameters ?? [],
         body: operation.requestBody?.content?.['application/json']?.schema,
+        operationId: operation.operationId,
+        security: operation.security,
+        responses: operation.responses ?? {},
       });
     }
   }
@@ -382,4 +405,97 @@ export function describe(value: unknown): string {
   if (value instanceof RawJson) return `raw ${value.text}`;
   const text = typeof value === 'string' ? JSON.stringify(value) : serialiseBody(value);
   return text.length > 60 ? `${text.slice(0, 57)}...(${text.length} chars)` : text;
+}
+
+// ---- Valid values as fast-check arbitraries (the contract walk, tests/contract/walk.test.ts) ----
+
+/** Realistic values for well-known field names, tried before the schema's own generator. */
+export type FieldArbitraries = Readonly<Record<string, fc.Arbitrary<unknown>>>;
+
+const MAX_GENERATED_STRING = 48;
+
+/**
+ * An arbitrary of values that satisfy `schema` (the subset of JSON Schema 2020-12 the document's
+ * request schemas use). A field with a realistic arbitrary in `fields` gets it most of the time,
+ * so the walk reaches the handlers' success paths, not only their validation.
+ */
+export function arbitraryFor(schema: JsonSchema, fields: FieldArbitraries = {}, fieldName?: string): fc.Arbitrary<unknown> {
+  const own = ownArbitrary(schema, fields);
+  const realistic = fieldName ? fields[fieldName] : undefined;
+  if (!realistic) return own;
+  return fc.oneof({ arbitrary: realistic.filter((value) => satisfies(schema, value)), weight: 9 }, { arbitrary: own, weight: 1 });
+}
+
+function ownArbitrary(schema: JsonSchema, fields: FieldArbitraries): fc.Arbitrary<unknown> {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) return fc.oneof(...branches.map((branch) => arbitraryFor(branch, fields)));
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.length > 1) return fc.oneof(...types.map((type) => ownArbitrary({ ...schema, type }, fields)));
+  switch (types[0]) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer': {
+      const min = Math.max(Number.MIN_SAFE_INTEGER, lowerBound(schema, 1));
+      const max = Math.min(Number.MAX_SAFE_INTEGER, upperBound(schema, 1));
+      return min > max ? fc.constant(min) : fc.integer({ min, max });
+    }
+    case 'number': {
+      const min = lowerBound(schema, 0);
+      const max = upperBound(schema, 0);
+      return fc.double({ min: Math.max(min, -1e12), max: Math.min(max, 1e12), noNaN: true, noDefaultInfinity: true });
+    }
+    case 'string':
+      return stringArbitrary(schema);
+    case 'array': {
+      const minLength = schema.minItems ?? 0;
+      const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
+      return fc.array(schema.items ? arbitraryFor(schema.items, fields) : fc.jsonValue({ maxDepth: 1 }), { minLength, maxLength });
+    }
+    case 'object': {
+      const properties = Object.entries(schema.properties ?? {});
+      if (properties.length === 0 && schema.additionalProperties !== false) {
+        const values = typeof schema.additionalProperties === 'object' ? arbitraryFor(schema.additionalProperties, fields) : fc.jsonValue({ maxDepth: 2 });
+        return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), values, { maxKeys: 4 });
+      }
+      const model = Object.fromEntries(properties.map(([name, property]) => [name, arbitraryFor(property, fields, name)]));
+      return fc.record(model, { requiredKeys: (schema.required ?? []).filter((name) => name in model) });
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+function lowerBound(schema: JsonSchema, step: number): number {
+  if (typeof schema.exclusiveMinimum === 'number') return schema.exclusiveMinimum + (step || Number.EPSILON);
+  if (schema.minimum === undefined) return -1_000_000;
+  return schema.exclusiveMinimum === true ? schema.minimum + (step || Number.EPSILON) : schema.minimum;
+}
+
+function upperBound(schema: JsonSchema, step: number): number {
+  if (typeof schema.exclusiveMaximum === 'number') return schema.exclusiveMaximum - (step || Number.EPSILON);
+  if (schema.maximum === undefined) return 1_000_000;
+  return schema.exclusiveMaximum === true ? schema.maximum - (step || Number.EPSILON) : schema.maximum;
+}
+
+function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
+  const minLength = schema.minLength ?? 0;
+  const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? MAX_GENERATED_STRING, minLength + MAX_GENERATED_STRING));
+  const fits = (value: string) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity);
+  switch (schema.format) {
+    case 'uuid':
+      return fc.uuid();
+    case 'email':
+      return fc.emailAddress().filter(fits);
+    case 'date-time':
+      return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString());
+    default:
+      break;
+  }
+  if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
+  // Printable text, sometimes any Unicode (the server must take what its schema admits).
+  return fc.oneof({ arbitrary: fc.string({ minLength, maxLength }), weight: 3 }, { arbitrary: fc.string({ minLength, maxLength, unit: 'grapheme' }).filter(fits), weight: 1 });
 }
