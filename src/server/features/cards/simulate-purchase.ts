@@ -53,7 +53,7 @@ async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: strin
       cardId,
       userId,
       amountCents,
-      countsAsSpent: true,
+      validAt: now,
       statusAtZero: card.type === 'single-use' ? 'closed' : null,
     });
     if (change) {

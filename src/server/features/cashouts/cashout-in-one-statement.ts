@@ -180,7 +180,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
     [written] = rowsOf<WriteRow>(
       await writeStatement(app.db, {
         ...journal,
-        ...debitValues({ cardId: input.cardId, userId, amountCents: input.amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES }),
+        ...debitValues({ cardId: input.cardId, userId, amountCents: input.amountCents, validAt: null, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES }),
         plan: facts.plan,
         promoEnd: facts.promoEndText,
         savedMethods: facts.savedMethods,

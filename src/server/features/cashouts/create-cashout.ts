@@ -105,7 +105,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   // transaction row are written by the same statement, only if the debit happened.
   const posted = await debitAndPostJournal(
     tx,
-    { cardId: input.cardId, userId, amountCents: input.amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES },
+    { cardId: input.cardId, userId, amountCents: input.amountCents, validAt: null, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES },
     priced.journal,
   );
   if (!posted) throw await whyCardCannotPay(tx, userId, input);

@@ -183,7 +183,7 @@ async function completeInTransaction(
         cardId: source.sourceCardId ?? '',
         userId,
         amountCents: q.chargedCents,
-        countsAsSpent: false,
+        validAt: now,
         statusAtZero: null,
       });
       if (!moved) throw conflict('The card used as a source no longer has that balance available.', 'source_unavailable');
