@@ -23,16 +23,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { isPayoutMethod, type PlanId } from '../../../core/plans';
+import type { PlanId } from '../../../core/plans';
 import type { CreateCashoutResponse } from '../../../contracts/cashouts';
 import { namedSqlStatement } from '../../db/named-statement';
 import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
-import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
+import { effectsClause, effectsValues } from '../../effects/money-effects';
 import { replayStored, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
-import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
+import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout } from './cashout-rules';
 
 const IDEMPOTENCY_PRIMARY_KEY = 'idempotency_keys_user_id_key_pk';
 
@@ -127,11 +127,6 @@ type Request = { userId: string; input: CashoutInput; key: string; fingerprint: 
  */
 export const cashoutSeam: { beforeStatement: (() => Promise<void>) | null } = { beforeStatement: null };
 
-/** The cash-out's payout, as the money effect its statement writes with the debit. */
-export function payoutEffect(userId: string, input: CashoutInput, transactionId: string, netCents: number): MoneyEffect {
-  return { kind: 'payout', reference: effectReference.cashoutPayout(transactionId), userId, payload: { method: input.payoutMethod, amountCents: netCents, transactionId } };
-}
-
 export async function cashoutInOneStatement(app: FastifyInstance, request: Request): Promise<OneStatementOutcome> {
   const { userId, input, key, fingerprint } = request;
   const cache = app.database.readCache;
@@ -157,19 +152,21 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
   const fromHint = facts !== undefined;
   facts ??= await readFresh();
   if ('kind' in facts) return facts;
+  const now = app.now();
+  const transactionId = randomUUID();
+  const planFrom = (known: UserFacts) =>
+    priceCashout(app, { request: input, userId, plan: known.plan, promoEnd: known.promoEnd, savedMethods: known.savedMethods, now, transactionId });
+  let priced: PricedCashout;
   try {
-    assertPayoutMethodUsable(facts.plan, facts.savedMethods.filter(isPayoutMethod), input.payoutMethod);
+    priced = planFrom(facts);
   } catch (refusal) {
     if (!fromHint) throw refusal;
     // A refusal is never decided on a hint.
     facts = await readFresh();
     if ('kind' in facts) return facts;
-    assertPayoutMethodUsable(facts.plan, facts.savedMethods.filter(isPayoutMethod), input.payoutMethod);
+    priced = planFrom(facts);
   }
-
-  const now = app.now();
-  const priced = priceCashout(app, { ...input, userId, plan: facts.plan, promoEnd: facts.promoEnd, now, transactionId: randomUUID() });
-  const payout = payoutEffect(userId, input, priced.record.id, priced.fee.netCents);
+  const payout = priced.payout;
   if (cashoutSeam.beforeStatement) await cashoutSeam.beforeStatement();
   // The card's figures in the answer are the debit's own, set by the statement (and below).
   const template = cashoutResponse(priced, { id: input.cardId, last4: '', status: '', remainingAmountCents: 0, amountSpentCents: 0 }, payout.reference);
@@ -180,7 +177,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
     [written] = rowsOf<WriteRow>(
       await writeStatement(app.db, {
         ...journal,
-        ...debitValues({ cardId: input.cardId, userId, amountCents: input.amountCents, validAt: null, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES }),
+        ...debitValues(priced.debit),
         plan: facts.plan,
         promoEnd: facts.promoEndText,
         savedMethods: facts.savedMethods,
