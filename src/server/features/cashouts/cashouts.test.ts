@@ -154,6 +154,9 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     expect(await cardRow(t, cardId)).toMatchObject({ originalAmountCents: 10_000, amountSpentCents: 3_000, remainingAmountCents: 7_000 });
     const listed = (await user.request('GET', '/api/cards')).json().cards.find((c: { id: string }) => c.id === cardId);
     expect(listed).toMatchObject({ originalAmountCents: 10_000, amountSpentCents: 3_000, remainingAmountCents: 7_000 });
+    // The details view's breakdown of spent: purchases, cash-outs, use as a source.
+    const details = await user.request('GET', `/api/cards/${cardId}/transactions`);
+    expect(details.json().spending).toEqual({ purchasesCents: 1_000, cashoutsCents: 2_000, sourceUseCents: 0 });
   });
 
   it('DECISIONS §2: the cash-out fee is never below $0.01 (0.125% of $3.99 would round to nothing)', async () => {

@@ -126,6 +126,8 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     // DECISIONS §4: use as a source counts as spent, so original = spent + remaining on the source card too.
     expect(source?.amountSpentCents).toBe(5_000);
     expect(source?.originalAmountCents).toBe(source!.amountSpentCents + source!.remainingAmountCents);
+    const details = await fresh.request('GET', `/api/cards/${sourceCard.id}/transactions`);
+    expect(details.json().spending).toEqual({ purchasesCents: 0, cashoutsCents: 0, sourceUseCents: 5_000 });
 
     const rows = await t.database.db.select().from(transactions).where(eq(transactions.combineId, combine.id));
     const funding = rows.find((r) => r.type === 'funding');
