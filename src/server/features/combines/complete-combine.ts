@@ -16,7 +16,7 @@ import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { IssuedCard } from '../../adapters/card-processor';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
 import type { DbOrTx, Tx } from '../../db/client';
-import { namedStatement } from '../../db/named-statement';
+import { namedStatement, placeholderValues } from '../../db/named-statement';
 import { cards, combineSources, combines, systemPromos, users } from '../../db/schema';
 import { postingsOf } from '../../ledger/accounts';
 import { cardWithAccountValues, debitCard, type CardRow, type NewCard } from '../../ledger/card-accounts';
@@ -116,7 +116,7 @@ const loadForCompletionStatement = namedStatement('load_for_completion', (db) =>
 type CompletionRows = { user: UserRow; row: CombineRow; sources: SourceRow[]; sourceCards: CardFacts[] };
 
 async function loadForCompletion(tx: Tx, userId: string, combineId: string, claim: ClaimInFirstStatement): Promise<CompletionRows> {
-  const joined = await loadForCompletionStatement(tx, { userId, combineId, ...claim.values });
+  const joined = await loadForCompletionStatement(tx, placeholderValues({ claim: claim.values, completion: { userId, combineId } }));
   const first = joined[0];
   // The signed-in user exists (their session does): no row means no such combine of theirs.
   if (!first) throw notFound(COMBINE_NOT_FOUND);
