@@ -3,9 +3,9 @@
 // method, the card, the fee, the journal and the payout) turned into the rows the server writes,
 // its refusals turned into the API's errors, and the answer.
 import type { FastifyInstance } from 'fastify';
-import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutPlan, type CashoutRequest } from '../../../core/plan-cashout';
+import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutRequest } from '../../../core/plan-cashout';
 import type { CashoutFee } from '../../../core/fees';
-import type { PayoutMethod } from '../../../core/plans';
+import { isPayoutMethod, type PayoutMethod } from '../../../core/plans';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
 import type { transactions } from '../../db/schema';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
@@ -34,8 +34,8 @@ export function priceCashout(
   app: FastifyInstance,
   facts: Omit<CashoutFacts, 'savedMethods'> & { userId: string; savedMethods: readonly string[]; transactionId: string },
 ): PricedCashout {
-  const savedMethods = facts.savedMethods.filter((m): m is PayoutMethod => m === 'ach' || m === 'paypal' || m === 'cashapp');
-  const plan: CashoutPlan | ReturnType<typeof planCashout> = planCashout({ ...facts, savedMethods });
+  const savedMethods = facts.savedMethods.filter(isPayoutMethod);
+  const plan = planCashout({ ...facts, savedMethods });
   if (!plan.ok) throw refusalError(plan);
   const { userId, transactionId, request, now } = facts;
   const demo = app.config.demoMode;
