@@ -100,7 +100,15 @@ export const cardTransaction = z.object({
 });
 export type CardTransaction = z.infer<typeof cardTransaction>;
 
-export const cardTransactionList = z.object({ transactions: z.array(cardTransaction) });
+/**
+ * What `amountSpentCents` is made of (DECISIONS §4): every debit counts as spent, so
+ * purchases + cash-outs + use as a source = spent, and original = spent + remaining.
+ */
+export const cardSpending = z.object({ purchasesCents: cents, cashoutsCents: cents, sourceUseCents: cents });
+export type CardSpending = z.infer<typeof cardSpending>;
+
+export const cardTransactionList = z.object({ transactions: z.array(cardTransaction), spending: cardSpending });
+export type CardTransactionList = z.infer<typeof cardTransactionList>;
 
 /** 201: the purchase went through. A decline answers 402 `declined` with `details: purchaseDeclined`. */
 export const purchaseResponse = z.object({ transaction: cardTransaction, card });

@@ -2,6 +2,7 @@
 // Money in cents. The messages are the spec's (§5) so the server's 400 and the form agree.
 import { z } from 'zod';
 import { CASHOUT_MESSAGES } from '../core/cashout';
+import { CASHOUT_MIN_AMOUNT_CENTS } from '../core/fees';
 import { cents } from './common';
 import { payoutMethodId } from './me';
 
@@ -17,6 +18,7 @@ export const createCashoutRequest = z.object({
     .number({ error: CASHOUT_MESSAGES.invalidAmount })
     .int(CASHOUT_MESSAGES.invalidAmount)
     .positive(CASHOUT_MESSAGES.invalidAmount)
+    .min(CASHOUT_MIN_AMOUNT_CENTS, CASHOUT_MESSAGES.belowMinimum)
     .max(5_000_000, CASHOUT_MESSAGES.invalidAmount),
   payoutMethod: z.enum(['ach', 'paypal', 'cashapp'], { error: CASHOUT_MESSAGES.selectPayoutMethod }),
 });

@@ -1,6 +1,7 @@
 // The cash-out form's checks (spec §5) and the plan's payout rule (DECISIONS §3). The fee itself
 // is `cashoutFee` in fees.ts.
 
+import { CASHOUT_MIN_AMOUNT_CENTS } from './fees';
 import { formatUsd, MESSAGES, parseMoneyInput } from './money';
 import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, PLANS } from './plans';
 import type { PayoutMethod, PlanId } from './plans';
@@ -11,6 +12,8 @@ export const CASHOUT_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
   noBalance: 'This card has no remaining balance to cash out',
   noBalanceForSource: 'This card has no remaining balance to use as a source',
+  /** DECISIONS §2: the fee is never below $0.01, and a cash-out must pay something out (decision 101). */
+  belowMinimum: 'The smallest cash-out is $0.02: the fee is at least $0.01.',
 } as const;
 
 export function exceedsBalanceMessage(remainingCents: number): string {
@@ -62,6 +65,7 @@ export function validateCashout(input: {
     };
   }
   if (amount.cents <= 0) return { ok: false, message: CASHOUT_MESSAGES.invalidAmount };
+  if (amount.cents < CASHOUT_MIN_AMOUNT_CENTS) return { ok: false, message: CASHOUT_MESSAGES.belowMinimum };
   if (amount.cents > input.remainingCents) {
     return { ok: false, message: exceedsBalanceMessage(input.remainingCents) };
   }

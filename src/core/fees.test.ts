@@ -8,6 +8,7 @@ import {
   bnplSourceFees,
   cardSourceFees,
   cashoutFee,
+  CASHOUT_MIN_AMOUNT_CENTS,
   CREATION_FEE_CENTS,
   internalSourceFees,
   isProviderAllowed,
@@ -145,6 +146,25 @@ describe('cashoutFee follows the plan rate', () => {
         expect(r.feeCents).toBeGreaterThanOrEqual(0);
         expect(r.feeCents + r.netCents).toBe(amountCents);
         expect(r.netCents).toBeGreaterThanOrEqual(0);
+      },
+    ));
+  });
+  it('never charges less than $0.01 on a cash-out (DECISIONS §2), so no small piece goes free', () => {
+    // 0.125% of $3.99 rounds to 0 cents: the minimum fee is what charges it.
+    expect(cashoutFee({ amountCents: 399, plan: 'premium+', promoActive: true })).toEqual({ ratePpm: 1_250, feeCents: 1, netCents: 398 });
+    expect(cashoutFee({ amountCents: 2, plan: 'free', promoActive: false })).toEqual({ ratePpm: 10_000, feeCents: 1, netCents: 1 });
+    fc.assert(fc.property(
+      fc.integer({ min: CASHOUT_MIN_AMOUNT_CENTS, max: 1_000_000_000 }),
+      fc.constantFrom<PlanId>('free', 'premium', 'premium+'),
+      fc.boolean(),
+      (amountCents, plan, promoActive) => {
+        const r = cashoutFee({ amountCents, plan, promoActive });
+        expect(r.feeCents).toBeGreaterThanOrEqual(1);
+        expect(r.netCents).toBeGreaterThanOrEqual(1);
+        // Above the minimum, the fee is the plan's rate rounded half up, as before.
+        const ratePpm = r.ratePpm;
+        const rated = Number((BigInt(amountCents) * BigInt(ratePpm) * 2n + 1_000_000n) / 2_000_000n);
+        expect(r.feeCents).toBe(Math.max(1, rated));
       },
     ));
   });

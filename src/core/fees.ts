@@ -209,11 +209,21 @@ export interface CashoutFee {
   netCents: number;
 }
 
-/** Plan cash-out rate, halved while the promo is active (DECISIONS §2); net = amount - fee. */
+/** The smallest cash-out fee (DECISIONS §2): splitting a cash-out into pieces saves nothing. */
+export const CASHOUT_MIN_FEE_CENTS = 1;
+
+/**
+ * Plan cash-out rate, halved while the promo is active (DECISIONS §2), never below $0.01 for a
+ * non-zero amount; net = amount - fee. A cash-out must leave a net above zero, so the smallest one
+ * is $0.02 (`CASHOUT_MIN_AMOUNT_CENTS`, decision 101).
+ */
 export function cashoutFee(input: { amountCents: number; plan: PlanId; promoActive: boolean }): CashoutFee {
   assertNonNegativeCents(input.amountCents, 'amountCents');
   const base = PLANS[input.plan].cashoutFeePpm;
   const ratePpm = input.promoActive ? halveRate(base) : base;
-  const feeCents = applyPpm(input.amountCents, ratePpm);
+  const feeCents = input.amountCents === 0 ? 0 : Math.min(input.amountCents, Math.max(CASHOUT_MIN_FEE_CENTS, applyPpm(input.amountCents, ratePpm)));
   return { ratePpm, feeCents, netCents: input.amountCents - feeCents };
 }
+
+/** The smallest amount a cash-out may take: more than its smallest fee, so something is paid out. */
+export const CASHOUT_MIN_AMOUNT_CENTS = CASHOUT_MIN_FEE_CENTS + 1;

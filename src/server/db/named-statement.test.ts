@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertUser } from '../../../tests/helpers/fixtures';
 import { users } from './schema';
-import { namedStatement } from './named-statement';
+import { namedStatement, placeholderValues } from './named-statement';
 
 const run = await requireEngine();
 
@@ -55,5 +55,13 @@ describe.skipIf(!run)(`namedStatement (${testEngine()})`, () => {
     await database.db.transaction((tx) => setEmail(tx, { userId, email: 'new@example.com' }));
     expect(await userEmail(database.db, { userId })).toEqual([{ email: 'new@example.com' }]);
     expect(await database.db.transaction((tx) => userEmail(tx, { userId }))).toEqual([{ email: 'new@example.com' }]);
+  });
+});
+
+describe('placeholderValues: the pieces of one statement cannot share a placeholder by accident', () => {
+  it('merges the pieces, and refuses a name two pieces give, naming both', () => {
+    expect(placeholderValues({ journal: { jKind: 'cashout' }, debit: { cardId: 'c', amountCents: 5 } })).toEqual({ jKind: 'cashout', cardId: 'c', amountCents: 5 });
+    // The debit's amount and, say, a statement's own amount of another meaning would otherwise both bind to one value.
+    expect(() => placeholderValues({ debit: { amountCents: 5 }, cashout: { amountCents: 5 } })).toThrow('placeholder amountCents is given by both debit and cashout');
   });
 });

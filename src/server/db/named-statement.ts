@@ -7,6 +7,8 @@
 //
 // This leans on one Drizzle internal, checked by named-statement.test.ts on both engines: a
 // prepared query runs on its `client` property, and a session holds its connection in `client`.
+// Because of it drizzle-orm is pinned to one exact version in package.json (decision 102): an
+// upgrade is a deliberate change, with this file's tests run on both engines.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from './client';
 
@@ -87,4 +89,23 @@ export function namedSqlStatement(name: string, build: () => SQL): (db: DbOrTx, 
       return internals.session.prepareQuery(internals.dialect.sqlToQuery(build()), undefined, statementName, false);
     },
   }));
+}
+
+/**
+ * The values of a statement composed of pieces (the journal's clauses, a debit, the outbox's rows,
+ * the statement's own), each piece's values given under its name. Placeholders are named, and a
+ * name two pieces both give would silently share one value: that clash throws, naming both pieces.
+ */
+export function placeholderValues(pieces: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  const owner = new Map<string, string>();
+  for (const [piece, values] of Object.entries(pieces)) {
+    for (const [name, value] of Object.entries(values)) {
+      const first = owner.get(name);
+      if (first !== undefined) throw new Error(`placeholder ${name} is given by both ${first} and ${piece}`);
+      owner.set(name, piece);
+      merged[name] = value;
+    }
+  }
+  return merged;
 }

@@ -495,6 +495,8 @@ export const cards = pgTable(
     index('cards_user_idx').on(t.userId, t.issuedAt),
     check('cards_remaining_not_negative', sql`${t.remainingAmountCents} >= 0`),
     check('cards_amounts_check', sql`${t.amountSpentCents} >= 0 and ${t.originalAmountCents} >= 0`),
+    // DECISIONS §4: every debit (purchase, cash-out, use as a source) counts as spent (migration 0010).
+    check('cards_figures_add_up', sql`${t.originalAmountCents} = ${t.amountSpentCents} + ${t.remainingAmountCents}`),
     check('cards_type_check', sql`${t.type} in ('general', 'single-use')`),
     check('cards_status_check', sql`${t.status} in ('active', 'cashed_out', 'expired', 'closed')`),
     check('cards_network_check', sql`${t.network} in ('visa', 'mastercard')`),

@@ -70,19 +70,22 @@ export type DebitRow = { remaining_amount_cents: string | number; amount_spent_c
 
 /**
  * The conditional debit (see debitCard), its values as placeholders; shared with
- * ledger/debit-and-post.ts and the cash-out's statement, which adds a `guard` of its own.
+ * ledger/debit-and-post.ts and the cash-out's statement, which adds a `guard` of its own. Every
+ * debit counts toward `amount_spent` (purchases, cash-outs and use as a source alike), so
+ * `original = spent + remaining` holds on every card (DECISIONS §4, the cards_figures_add_up CHECK).
  */
 export function debitCardSql(guard: SQL = sql`true`): SQL {
   return sql`
     update cards set
       remaining_amount_cents = remaining_amount_cents - ${sql.placeholder('amountCents')}::bigint,
-      amount_spent_cents = amount_spent_cents + ${sql.placeholder('spentCents')}::bigint,
+      amount_spent_cents = amount_spent_cents + ${sql.placeholder('amountCents')}::bigint,
       status = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
                     then ${sql.placeholder('statusAtZero')}::text else status end,
       closed_at = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
                     then now() else closed_at end
     where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid and not frozen
       and status = any(${sql.placeholder('allowedStatuses')}::text[]) and remaining_amount_cents >= ${sql.placeholder('amountCents')}::bigint
+      and (${sql.placeholder('validAt')}::timestamptz is null or valid_until > ${sql.placeholder('validAt')}::timestamptz)
       and ${guard}
     returning remaining_amount_cents, amount_spent_cents, status, last4`;
 }
@@ -91,8 +94,12 @@ export type DebitInput = {
   cardId: string;
   userId: string;
   amountCents: number;
-  /** Purchases count as spent; cash-outs and transfers only lower the balance. */
-  countsAsSpent: boolean;
+  /**
+   * The moment the card must still be valid at (DECISIONS §4: an expired card can neither pay nor
+   * fund a combine, even before the expiry job has marked it); null for a cash-out, which may
+   * empty an expired card (decision 007).
+   */
+  validAt: Date | null;
   /** The status the card takes when this debit empties it (null: unchanged). */
   statusAtZero: 'cashed_out' | 'closed' | null;
   allowedStatuses?: ReadonlyArray<'active' | 'expired'>;
@@ -104,7 +111,7 @@ export function debitValues(input: DebitInput): Record<string, unknown> {
     cardId: input.cardId,
     userId: input.userId,
     amountCents: input.amountCents,
-    spentCents: input.countsAsSpent ? input.amountCents : 0,
+    validAt: input.validAt?.toISOString() ?? null,
     statusAtZero: input.statusAtZero,
     allowedStatuses: input.allowedStatuses ?? ['active'],
   };

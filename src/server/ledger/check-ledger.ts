@@ -1,6 +1,7 @@
 // The ledger's invariants, checked from the data alone (npm run ledger:check, and after every
 // money test): every journal sums to zero and has entries, every card's cached balances equal
-// its ledger sum, and no card balance is negative.
+// its ledger sum, no card balance is negative, and every card's figures add up:
+// original = spent + remaining (DECISIONS §4; a cash-out and a use as a source count as spent).
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { rowsOf } from './post-journal';
@@ -36,6 +37,14 @@ export async function checkLedger(db: DbOrTx): Promise<LedgerReport> {
       where a.id is null or c.remaining_amount_cents <> a.balance_cents or c.remaining_amount_cents < 0`),
   );
   for (const row of cardDrift) problems.push(`card ${row.id}: remaining ${row.remaining} cents, ledger account ${row.ledger ?? 'missing'}`);
+
+  // The CHECK cards_figures_add_up holds this on every write; the report says it from the data too.
+  const figures = rowsOf<{ id: string; original: string; spent: string; remaining: string }>(
+    await db.execute(sql`
+      select id, original_amount_cents::text as original, amount_spent_cents::text as spent, remaining_amount_cents::text as remaining
+      from cards where original_amount_cents <> amount_spent_cents + remaining_amount_cents`),
+  );
+  for (const row of figures) problems.push(`card ${row.id}: original ${row.original} cents is not spent ${row.spent} + remaining ${row.remaining}`);
 
   const counts = rowsOf<{ journals: string; cards: string }>(
     await db.execute(sql`select (select count(*) from journals)::text as journals, (select count(*) from cards)::text as cards`),

@@ -3,16 +3,16 @@
 // Used by the cash-out, the hottest single-card movement (docs/performance.md, round 4).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { namedSqlStatement } from '../db/named-statement';
+import { namedSqlStatement, placeholderValues } from '../db/named-statement';
 import { balanceChangeFrom, debitCardSql, debitValues, type CardBalanceChange, type DebitInput, type DebitRow } from './card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from './post-journal';
 
 const debitAndPostStatement = namedSqlStatement(
   'debit_and_post_journal',
   () => sql`
-    with d as (${debitCardSql()}),
-    ${journalClauses(sql`exists (select 1 from d)`)}
-    select d.*, ${JOURNAL_RESULT} from (select 1) as one left join d on true
+    with debited_card as (${debitCardSql()}),
+    ${journalClauses(sql`exists (select 1 from debited_card)`)}
+    select debited_card.*, ${JOURNAL_RESULT} from (select 1) as one left join debited_card on true
   `,
 );
 
@@ -21,12 +21,8 @@ const debitAndPostStatement = namedSqlStatement(
  * written; the caller says why); otherwise the card's new figures and the journal's id.
  */
 export async function debitAndPostJournal(tx: Tx, debit: DebitInput, journal: JournalInput): Promise<{ card: CardBalanceChange; journalId: string } | null> {
-  // The journal's placeholders are prefixed (j…, e…, t…); a clash would silently share a value.
   const { values, ...expected } = journalValues(journal);
-  const debitPart = debitValues(debit);
-  const clash = Object.keys(debitPart).find((name) => name in values);
-  if (clash) throw new Error(`debitAndPostJournal: placeholder ${clash} is both the debit's and the journal's`);
-  const row = rowsOf<Partial<DebitRow> & JournalResultRow>(await debitAndPostStatement(tx, { ...values, ...debitPart }))[0];
+  const row = rowsOf<Partial<DebitRow> & JournalResultRow>(await debitAndPostStatement(tx, placeholderValues({ journal: values, debit: debitValues(debit) })))[0];
   if (!row?.status) {
     if (row?.journal_id) throw new Error('debitAndPostJournal: a journal was written without its debit');
     return null;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
@@ -91,7 +92,7 @@ describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
     const cardId = await insertFundedCard(database.db, userId, startCents);
     const attempts = Array.from({ length: 50 }, () =>
       database.db.transaction(async (tx) => {
-        const change = await debitCard(tx, { cardId, userId, amountCents: spendCents, countsAsSpent: true, statusAtZero: 'closed' });
+        const change = await debitCard(tx, { cardId, userId, amountCents: spendCents, validAt: null, statusAtZero: 'closed' });
         if (!change) return false;
         await postJournal(tx, {
           kind: 'purchase',
@@ -121,7 +122,7 @@ describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
       database.db.transaction((tx) =>
         debitAndPostJournal(
           tx,
-          { cardId, userId, amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: ['active'] },
+          { cardId, userId, amountCents, validAt: null, statusAtZero: 'cashed_out', allowedStatuses: ['active'] },
           {
             kind: 'cashout',
             userId,
@@ -153,5 +154,44 @@ describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
     const written = await database.db.select().from(journals).where(eq(journals.referenceId, cardId));
     expect(written.filter((j) => j.kind === 'cashout')).toHaveLength(13);
     expect((await checkLedger(database.db)).problems).toEqual([]);
+  });
+
+  it('a card whose figures do not add up (original = spent + remaining) is refused by the database', async () => {
+    const userId = await insertUser(database.db);
+    const cardId = await insertFundedCard(database.db, userId, 1_000);
+    await expect(database.db.update(cards).set({ amountSpentCents: 1 }).where(eq(cards.id, cardId))).rejects.toThrow();
+    await expect(database.db.update(cards).set({ remainingAmountCents: 999 }).where(eq(cards.id, cardId))).rejects.toThrow();
+  });
+});
+
+// Migration 0010: cards cashed out or used as a source before every debit counted as spent. Its
+// data fix runs here on such cards (the CHECK it then adds is dropped first, to make them), and
+// the ledger check, which reports them, is then clean.
+describe.skipIf(!run)(`migration 0010: spent made whole on older cards (${testEngine()})`, () => {
+  it('counts past cash-outs and source uses as spent, leaving purchases and balances as they were', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.db.execute(sql`alter table cards drop constraint cards_figures_add_up`);
+      const userId = await insertUser(database.db);
+      const cashedOut = await insertFundedCard(database.db, userId, 10_000);
+      const untouched = await insertFundedCard(database.db, userId, 5_000);
+      // As the old code left them: $30 of purchases counted, $25 cashed out and $10 moved to another card not.
+      await database.db.update(cards).set({ amountSpentCents: 3_000, remainingAmountCents: 3_500 }).where(eq(cards.id, cashedOut));
+      const before = await checkLedger(database.db);
+      expect(before.problems).toContain(`card ${cashedOut}: original 10000 cents is not spent 3000 + remaining 3500`);
+
+      const migration = readFileSync(new URL('../../../migrations/0010_cards_figures_add_up.sql', import.meta.url), 'utf8');
+      for (const statement of migration.split('--> statement-breakpoint')) await database.db.execute(sql.raw(statement));
+
+      const rows = await database.db.select().from(cards).where(eq(cards.userId, userId));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(byId.get(cashedOut)).toMatchObject({ originalAmountCents: 10_000, amountSpentCents: 6_500, remainingAmountCents: 3_500 });
+      expect(byId.get(untouched)).toMatchObject({ originalAmountCents: 5_000, amountSpentCents: 0, remainingAmountCents: 5_000 });
+      // Only figures the ledger check compares changed: the balance (3,500) is not the ledger's here.
+      const after = await checkLedger(database.db);
+      expect(after.problems.filter((p) => p.includes('is not spent'))).toEqual([]);
+    } finally {
+      await database.drop();
+    }
   });
 });

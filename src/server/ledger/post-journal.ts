@@ -69,9 +69,10 @@ export function compactEntries(entries: Posting[]): Posting[] {
 // by `id = any(array(...))`: the unique indexes, however small the table was when planned.
 
 /**
- * The journal's WITH clauses: j (the journal, written only when `guard` holds), v (the entries'
- * codes and amounts), e (the entries), b (the cached balances of card accounts), t (the transaction
- * rows). Shared with ledger/debit-and-post.ts, which guards it with its debit.
+ * The journal's WITH clauses: new_journal (written only when `guard` holds), entry_lines (the
+ * entries' codes and amounts), new_entries, card_balances (the cached balances of card accounts)
+ * and new_transactions (the rows the user sees). Shared with ledger/debit-and-post.ts and the
+ * cash-out's statement, which guard it with their debit. Its placeholders are j…, e… and t….
  *
  * `newAccount` names a WITH clause of the same statement that inserts one ledger account (columns
  * id, code; see card-accounts.ts): a sibling clause cannot see that row in ledger_accounts, so
@@ -79,33 +80,33 @@ export function compactEntries(entries: Posting[]): Posting[] {
  */
 export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
   const account = newAccount
-    ? sql`(select id from ${newAccount} where code = v.code union all (select id from ledger_accounts where code = v.code limit 1) limit 1)`
-    : sql`(select id from ledger_accounts where code = v.code limit 1)`;
+    ? sql`(select id from ${newAccount} where code = line.code union all (select id from ledger_accounts where code = line.code limit 1) limit 1)`
+    : sql`(select id from ledger_accounts where code = line.code limit 1)`;
   const notNew = newAccount ? sql`and la.id not in (select id from ${newAccount})` : sql``;
   return sql`
-    j as (
+    new_journal as (
       insert into journals (kind, user_id, reference_id, memo)
       select ${sql.placeholder('jKind')}::text, ${sql.placeholder('jUserId')}::uuid, ${sql.placeholder('jReferenceId')}::uuid, ${sql.placeholder('jMemo')}::text
       where ${guard}
       returning id
     ),
-    v as (select * from unnest(${sql.placeholder('eCodes')}::text[], ${sql.placeholder('eAmounts')}::bigint[]) as v(code, amount)),
-    e as (
+    entry_lines as (select * from unnest(${sql.placeholder('eCodes')}::text[], ${sql.placeholder('eAmounts')}::bigint[]) as line(code, amount)),
+    new_entries as (
       insert into journal_entries (journal_id, account_id, amount_cents)
-      select j.id, a.id, v.amount from j, v cross join lateral ${account} a
+      select journal.id, account.id, line.amount from new_journal journal, entry_lines line cross join lateral ${account} account
       returning account_id, amount_cents
     ),
-    b as (
-      update ledger_accounts la set balance_cents = la.balance_cents + (select sum(e.amount_cents) from e where e.account_id = la.id)
-      where la.id = any(array(select account_id from e)) and la.kind = 'card' ${notNew}
+    card_balances as (
+      update ledger_accounts la set balance_cents = la.balance_cents + (select sum(entry.amount_cents) from new_entries entry where entry.account_id = la.id)
+      where la.id = any(array(select account_id from new_entries)) and la.kind = 'card' ${notNew}
       returning la.id
     ),
-    t as (
+    new_transactions as (
       insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant,
         combine_id, journal_id, created_at, simulated, test_source, environment)
       select r.id, r.user_id, r.card_id, r.type, r.status, r.amount_cents, r.fee_cents, r.net_amount_cents, r.payout_method, r.merchant,
-        r.combine_id, j.id, r.created_at, r.simulated, r.test_source, r.environment
-      from j, unnest(
+        r.combine_id, journal.id, r.created_at, r.simulated, r.test_source, r.environment
+      from new_journal journal, unnest(
         ${sql.placeholder('tIds')}::uuid[], ${sql.placeholder('tUserIds')}::uuid[], ${sql.placeholder('tCardIds')}::uuid[],
         ${sql.placeholder('tTypes')}::text[], ${sql.placeholder('tStatuses')}::text[], ${sql.placeholder('tAmounts')}::bigint[],
         ${sql.placeholder('tFees')}::bigint[], ${sql.placeholder('tNets')}::bigint[], ${sql.placeholder('tPayoutMethods')}::text[],
@@ -118,7 +119,7 @@ export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
 }
 
 /** The columns that say what the journal's clauses wrote (checked by `journalIdFrom`). */
-export const JOURNAL_RESULT = sql`(select id from j) as journal_id, (select count(*) from e) as entry_count, (select count(*) from t) as transaction_count`;
+export const JOURNAL_RESULT = sql`(select id from new_journal) as journal_id, (select count(*) from new_entries) as entry_count, (select count(*) from new_transactions) as transaction_count`;
 
 export type JournalResultRow = { journal_id: string | null; entry_count: string | number; transaction_count: string | number };
 

@@ -2,6 +2,7 @@
 // sentence from the spec or written for a person; `code` is stable for clients and tests, and
 // one of the closed list in src/contracts/errors.ts (which the OpenAPI document publishes).
 import type { ErrorCode } from '../../contracts/errors';
+import type { Refusal } from '../../core/money-plan';
 
 export type { ErrorCode };
 
@@ -43,4 +44,10 @@ export class OutsideSystemError extends Error {
     super(message);
     this.name = 'OutsideSystemError';
   }
+}
+
+/** A core planner's refusal (core/money-plan.ts) as the error the API answers; every RefusalCode is an ErrorCode. */
+export function refusalError(refusal: Refusal, details?: unknown): AppError {
+  const code: ErrorCode = refusal.code;
+  return new AppError(refusal.status, code, refusal.message, details);
 }

@@ -1,8 +1,8 @@
 // GET /api/cards/:id/transactions: purchases (approved and declined), cash-outs, transfers and
-// the funding of one card, newest first.
-import { and, desc, eq } from 'drizzle-orm';
+// the funding of one card, newest first, and what its spending is made of.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { CardTransaction } from '../../../contracts/cards';
+import type { CardTransaction, CardTransactionList } from '../../../contracts/cards';
 import { transactions } from '../../db/schema';
 import { loadOwnedCard } from './card-view';
 
@@ -27,13 +27,21 @@ export function toTransactionView(row: TransactionRow): CardTransaction {
   };
 }
 
-export async function listCardTransactions(app: FastifyInstance, userId: string, cardId: string): Promise<CardTransaction[]> {
+export async function listCardTransactions(app: FastifyInstance, userId: string, cardId: string): Promise<CardTransactionList> {
   await loadOwnedCard(app.db, userId, cardId);
-  const rows = await app.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.cardId, cardId), eq(transactions.userId, userId)))
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(MAX_TRANSACTIONS_LISTED);
-  return rows.map(toTransactionView);
+  const mine = and(eq(transactions.cardId, cardId), eq(transactions.userId, userId));
+  const [rows, spent] = await Promise.all([
+    app.db.select().from(transactions).where(mine).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(MAX_TRANSACTIONS_LISTED),
+    // The breakdown of amount_spent (DECISIONS §4), over every movement, not only the listed ones.
+    app.db
+      .select({ type: transactions.type, totalCents: sql<string>`sum(${transactions.amountCents})::text` })
+      .from(transactions)
+      .where(and(mine, eq(transactions.status, 'success'), inArray(transactions.type, ['purchase', 'cashout', 'transfer_out'])))
+      .groupBy(transactions.type),
+  ]);
+  const total = (type: string) => Number(spent.find((row) => row.type === type)?.totalCents ?? 0);
+  return {
+    transactions: rows.map(toTransactionView),
+    spending: { purchasesCents: total('purchase'), cashoutsCents: total('cashout'), sourceUseCents: total('transfer_out') },
+  };
 }

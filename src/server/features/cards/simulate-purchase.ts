@@ -7,21 +7,18 @@ import { DECLINE_MESSAGES, type DeclineReason, type PurchaseRequest, type Purcha
 import type { ErrorResponse } from '../../../contracts/errors';
 import type { Tx } from '../../db/client';
 import { transactions } from '../../db/schema';
-import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../ledger/accounts';
+import { postingsOf } from '../../ledger/accounts';
+import { planPurchase, purchaseDeclineReason } from '../../../core/plan-purchase';
 import { debitCard } from '../../ledger/card-accounts';
 import { postJournal } from '../../ledger/post-journal';
 import { liveModeNotImplemented } from '../../lib/errors';
 import { requestFingerprint, withIdempotency, type StoredResponse } from '../../lib/idempotency';
-import { isWithinValidity, loadOwnedCard, toCardView, type CardRow } from './card-view';
+import { loadOwnedCard, toCardView, type CardRow } from './card-view';
 import { toTransactionView } from './list-card-transactions';
 
-/** Why this card cannot pay this amount now, or null when it can. Permanent reasons come first. */
+/** Why this card cannot pay this amount now, or null when it can (core/plan-purchase.ts). */
 export function declineReasonFor(row: CardRow, amountCents: number, now: Date): DeclineReason | null {
-  if (row.status === 'cashed_out' || row.status === 'closed') return 'closed';
-  if (row.status === 'expired' || !isWithinValidity(row, now)) return 'expired';
-  if (row.frozen) return 'frozen';
-  if (row.remainingAmountCents < amountCents) return 'insufficient_balance';
-  return null;
+  return purchaseDeclineReason(row, amountCents, now);
 }
 
 export async function simulatePurchase(
@@ -46,28 +43,16 @@ async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: strin
   const card = await loadOwnedCard(tx, userId, cardId);
   const flags = { simulated: card.simulated, testSource: card.testSource, environment: card.environment };
 
-  let reason = declineReasonFor(card, amountCents, now);
-  if (reason === null) {
-    // The conditional update decides under concurrency: two purchases can never both take the
-    // last dollar. When it refuses, the card changed since it was read; read it again to say why.
-    const change = await debitCard(tx, {
-      cardId,
-      userId,
-      amountCents,
-      countsAsSpent: true,
-      statusAtZero: card.type === 'single-use' ? 'closed' : null,
-    });
+  // The core decides (core/plan-purchase.ts); the conditional update then decides under
+  // concurrency: two purchases can never both take the last dollar. When it refuses, the card
+  // changed since it was read; read it again to say why.
+  const plan = planPurchase({ card, amountCents, merchant, now });
+  let reason: DeclineReason;
+  if (!plan.ok) reason = plan.decline;
+  else {
+    const change = await debitCard(tx, { ...plan.debit, userId });
     if (change) {
-      const journalId = await postJournal(tx, {
-        kind: 'purchase',
-        userId,
-        referenceId: cardId,
-        memo: `purchase at ${merchant}`,
-        entries: [
-          { accountCode: cardAccountCode(cardId), amountCents: -amountCents },
-          { accountCode: SYSTEM_ACCOUNTS.merchants, amountCents },
-        ],
-      });
+      const journalId = await postJournal(tx, { kind: plan.journal.kind, userId, referenceId: cardId, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines) });
       const [row] = await tx
         .insert(transactions)
         .values({ userId, cardId, type: 'purchase', status: 'success', amountCents, feeCents: 0, netAmountCents: amountCents, merchant, journalId, ...flags })

@@ -170,7 +170,8 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     const key = randomUUID();
     const first = await cashout(user, { cardId, amountCents: 3_000, payoutMethod: 'ach' }, key);
     expect(first.statusCode, first.body).toBe(201);
-    expect(first.json().card).toEqual({ id: cardId, status: 'active', remainingAmountCents: 5_500, amountSpentCents: 1_500 });
+    // Spent counts the purchase and the cash-out alike (DECISIONS §4): 1,500 + 3,000.
+    expect(first.json().card).toEqual({ id: cardId, status: 'active', remainingAmountCents: 5_500, amountSpentCents: 4_500 });
     expect(first.json().cashout.cardLast4).toBe('4242');
     const [stored] = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(stored?.responseBody).toEqual(first.json());

@@ -23,16 +23,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { isPayoutMethod, type PlanId } from '../../../core/plans';
+import type { PlanId } from '../../../core/plans';
 import type { CreateCashoutResponse } from '../../../contracts/cashouts';
-import { namedSqlStatement } from '../../db/named-statement';
+import { namedSqlStatement, placeholderValues } from '../../db/named-statement';
 import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
-import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
+import { effectsClause, effectsValues } from '../../effects/money-effects';
 import { replayStored, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
-import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
+import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout } from './cashout-rules';
 
 const IDEMPOTENCY_PRIMARY_KEY = 'idempotency_keys_user_id_key_pk';
 
@@ -63,10 +63,15 @@ const cardStatement = namedSqlStatement(
   () => sql`select status, frozen, remaining_amount_cents from cards where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid`,
 );
 
+// The write, clause by clause: user_facts_unchanged (the plan, promo end and saved methods the
+// fee and the method were decided on still hold), existing_key (the Idempotency-Key, if anything
+// holds it), debited_card (the conditional debit, only with both of those), the journal's clauses
+// (post-journal.ts), method_last_used, stored_answer (the key with its answer) and the payout's
+// outbox row, each written only if the debit happened.
 const writeStatement = namedSqlStatement(
   'cashout_write',
   () => sql`
-    with f as (
+    with user_facts_unchanged as (
       select exists (
         select 1 from users u
         where u.id = ${sql.placeholder('userId')}::uuid and u.subscription = ${sql.placeholder('plan')}::text
@@ -74,31 +79,31 @@ const writeStatement = namedSqlStatement(
           and ${SAVED_METHODS} = ${sql.placeholder('savedMethods')}::text[]
       ) as ok
     ),
-    k as (select * from idempotency_keys where user_id = ${sql.placeholder('userId')}::uuid and key = ${sql.placeholder('key')}::text),
-    d as (${debitCardSql(sql`(select ok from f) and not exists (select 1 from k)`)}),
-    ${journalClauses(sql`exists (select 1 from d)`)},
-    m as (
+    existing_key as (select * from idempotency_keys where user_id = ${sql.placeholder('userId')}::uuid and key = ${sql.placeholder('key')}::text),
+    debited_card as (${debitCardSql(sql`(select ok from user_facts_unchanged) and not exists (select 1 from existing_key)`)}),
+    ${journalClauses(sql`exists (select 1 from debited_card)`)},
+    method_last_used as (
       update payout_methods set last_used = ${sql.placeholder('now')}::timestamptz
       where user_id = ${sql.placeholder('userId')}::uuid and method = ${sql.placeholder('payoutMethod')}::text and status = 'active'
-        and exists (select 1 from d)
+        and exists (select 1 from debited_card)
       returning 1
     ),
-    s as (
+    stored_answer as (
       insert into idempotency_keys (user_id, key, fingerprint, response_status, response_body)
       select ${sql.placeholder('userId')}::uuid, ${sql.placeholder('key')}::text, ${sql.placeholder('fingerprint')}::text, ${sql.placeholder('responseStatus')}::int,
         jsonb_set(jsonb_set(jsonb_set(jsonb_set(${sql.placeholder('responseBody')}::jsonb,
-          '{card,status}', to_jsonb(d.status)),
-          '{card,remainingAmountCents}', to_jsonb(d.remaining_amount_cents)),
-          '{card,amountSpentCents}', to_jsonb(d.amount_spent_cents)),
-          '{cashout,cardLast4}', to_jsonb(d.last4))
-      from d
+          '{card,status}', to_jsonb(debited.status)),
+          '{card,remainingAmountCents}', to_jsonb(debited.remaining_amount_cents)),
+          '{card,amountSpentCents}', to_jsonb(debited.amount_spent_cents)),
+          '{cashout,cardLast4}', to_jsonb(debited.last4))
+      from debited_card debited
       returning 1
     ),
-    ${effectsClause(sql`exists (select 1 from d)`)}
-    select (select ok from f) as facts_ok, d.remaining_amount_cents, d.amount_spent_cents, d.status, d.last4, (select count(*) from s) as stored,
-      (select count(*) from money_effect_rows) as effect_count,
+    ${effectsClause(sql`exists (select 1 from debited_card)`)}
+    select (select ok from user_facts_unchanged) as facts_ok, debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4,
+      (select count(*) from stored_answer) as stored, (select count(*) from money_effect_rows) as effect_count,
       ${KEY_COLUMNS}, ${JOURNAL_RESULT}
-    from (select 1) as one left join d on true left join k on true`,
+    from (select 1) as one left join debited_card debited on true left join existing_key k on true`,
 );
 
 type WriteRow = JournalResultRow &
@@ -127,11 +132,6 @@ type Request = { userId: string; input: CashoutInput; key: string; fingerprint: 
  */
 export const cashoutSeam: { beforeStatement: (() => Promise<void>) | null } = { beforeStatement: null };
 
-/** The cash-out's payout, as the money effect its statement writes with the debit. */
-export function payoutEffect(userId: string, input: CashoutInput, transactionId: string, netCents: number): MoneyEffect {
-  return { kind: 'payout', reference: effectReference.cashoutPayout(transactionId), userId, payload: { method: input.payoutMethod, amountCents: netCents, transactionId } };
-}
-
 export async function cashoutInOneStatement(app: FastifyInstance, request: Request): Promise<OneStatementOutcome> {
   const { userId, input, key, fingerprint } = request;
   const cache = app.database.readCache;
@@ -157,19 +157,21 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
   const fromHint = facts !== undefined;
   facts ??= await readFresh();
   if ('kind' in facts) return facts;
+  const now = app.now();
+  const transactionId = randomUUID();
+  const planFrom = (known: UserFacts) =>
+    priceCashout(app, { request: input, userId, plan: known.plan, promoEnd: known.promoEnd, savedMethods: known.savedMethods, now, transactionId });
+  let priced: PricedCashout;
   try {
-    assertPayoutMethodUsable(facts.plan, facts.savedMethods.filter(isPayoutMethod), input.payoutMethod);
+    priced = planFrom(facts);
   } catch (refusal) {
     if (!fromHint) throw refusal;
     // A refusal is never decided on a hint.
     facts = await readFresh();
     if ('kind' in facts) return facts;
-    assertPayoutMethodUsable(facts.plan, facts.savedMethods.filter(isPayoutMethod), input.payoutMethod);
+    priced = planFrom(facts);
   }
-
-  const now = app.now();
-  const priced = priceCashout(app, { ...input, userId, plan: facts.plan, promoEnd: facts.promoEnd, now, transactionId: randomUUID() });
-  const payout = payoutEffect(userId, input, priced.record.id, priced.fee.netCents);
+  const payout = priced.payout;
   if (cashoutSeam.beforeStatement) await cashoutSeam.beforeStatement();
   // The card's figures in the answer are the debit's own, set by the statement (and below).
   const template = cashoutResponse(priced, { id: input.cardId, last4: '', status: '', remainingAmountCents: 0, amountSpentCents: 0 }, payout.reference);
@@ -178,21 +180,26 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
   let written: WriteRow | undefined;
   try {
     [written] = rowsOf<WriteRow>(
-      await writeStatement(app.db, {
-        ...journal,
-        ...debitValues({ cardId: input.cardId, userId, amountCents: input.amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES }),
-        plan: facts.plan,
-        promoEnd: facts.promoEndText,
-        savedMethods: facts.savedMethods,
-        now: now.toISOString(),
-        payoutMethod: input.payoutMethod,
-        key,
-        fingerprint,
-        expiredBefore,
-        responseStatus: 201,
-        responseBody: JSON.stringify(template),
-        ...effectsValues([payout]),
-      }),
+      await writeStatement(
+        app.db,
+        placeholderValues({
+          journal,
+          debit: debitValues(priced.debit),
+          payout: effectsValues([payout]),
+          cashout: {
+            plan: facts.plan,
+            promoEnd: facts.promoEndText,
+            savedMethods: facts.savedMethods,
+            now: now.toISOString(),
+            payoutMethod: input.payoutMethod,
+            key,
+            fingerprint,
+            expiredBefore,
+            responseStatus: 201,
+            responseBody: JSON.stringify(template),
+          },
+        }),
+      ),
     );
   } catch (error) {
     // The same key, a moment earlier: its statement committed first and this one undid itself.

@@ -1,89 +1,71 @@
-// What both ways of cashing out (cashout-two-statements.ts, and the locked transaction in
-// create-cashout.ts) decide alike: which payout method may be used, the fee and the records, why a
-// card cannot pay, and the answer.
+// What both ways of cashing out (the one statement, cashout-in-one-statement.ts, and the locked
+// transaction in create-cashout.ts) share: the core's plan (core/plan-cashout.ts decides the
+// method, the card, the fee, the journal and the payout) turned into the rows the server writes,
+// its refusals turned into the API's errors, and the answer.
 import type { FastifyInstance } from 'fastify';
-import { CASHOUT_MESSAGES, cashoutMethodChoices, exceedsBalanceMessage, payoutNotAllowedMessage } from '../../../core/cashout';
-import { cashoutFee, type CashoutFee } from '../../../core/fees';
-import { isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, type PayoutMethod, type PlanId } from '../../../core/plans';
-import { isPromoActive } from '../../../core/promo';
+import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutRequest } from '../../../core/plan-cashout';
+import type { CashoutFee } from '../../../core/fees';
+import { isPayoutMethod, type PayoutMethod } from '../../../core/plans';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
 import type { transactions } from '../../db/schema';
-import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
+import { effectReference, type MoneyEffect } from '../../effects/money-effects';
+import type { DebitInput } from '../../ledger/card-accounts';
+import { postingsOf } from '../../ledger/accounts';
 import type { JournalInput, JournalTransaction } from '../../ledger/post-journal';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors';
+import { refusalError, type AppError } from '../../lib/errors';
 
-export type CashoutInput = { cardId: string; amountCents: number; payoutMethod: PayoutMethod };
+export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage } from '../../../core/plan-cashout';
 
-export const CARD_NOT_FOUND_MESSAGE = 'Card not found.';
-export const CARD_FROZEN_MESSAGE = 'This card is frozen. Unfreeze it to cash out.';
-export const CARD_NOT_CASHABLE_MESSAGE = 'This card can no longer be cashed out.';
-/**
- * Statuses a card may be cashed out in. An expired card can no longer be spent, but the money on
- * it is still the user's: cashing it out is how they get it back (the cards' decision record on expired cards).
- */
-export const CASHOUT_CARD_STATUSES = ['active', 'expired'] as const;
-
-export function methodNotSavedMessage(method: PayoutMethod): string {
-  return `${PAYOUT_METHOD_LABELS[method]} is not one of your payout methods. Add it in Account Settings → Payout Methods first.`;
-}
-
-/** DECISIONS §3: the plan's methods, and among them the user's saved ones when there are any. */
-export function assertPayoutMethodUsable(plan: PlanId, savedMethods: readonly PayoutMethod[], method: PayoutMethod): void {
-  if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
-  if (!cashoutMethodChoices(plan, [...savedMethods]).includes(method)) throw forbidden(methodNotSavedMessage(method), 'payout_method_not_saved');
-}
+export type CashoutInput = CashoutRequest;
 
 export type CardState = { status: string; frozen: boolean; remainingAmountCents: number };
 
-/** Why the card cannot pay `amountCents`, or null when it can. */
+/** Why the card cannot pay `amountCents`, or null when it can (core/plan-cashout.ts). */
 export function cardRefusal(card: CardState | undefined, amountCents: number): AppError | null {
-  if (!card) return notFound(CARD_NOT_FOUND_MESSAGE);
-  if (card.remainingAmountCents <= 0) return conflict(CASHOUT_MESSAGES.noBalance, 'no_balance');
-  if (card.frozen) return conflict(CARD_FROZEN_MESSAGE, 'card_frozen');
-  if (!(CASHOUT_CARD_STATUSES as readonly string[]).includes(card.status)) return conflict(CARD_NOT_CASHABLE_MESSAGE, 'card_not_cashable');
-  if (card.remainingAmountCents < amountCents) return new AppError(400, 'validation_error', exceedsBalanceMessage(card.remainingAmountCents));
-  return null;
+  const refusal = cashoutCardRefusal(card, amountCents);
+  return refusal && refusalError(refusal);
 }
 
-export type PricedCashout = { fee: CashoutFee; record: JournalTransaction; journal: JournalInput };
+/** The core's plan carried into the rows a cash-out writes: the debit, the journal with its record, the payout. */
+export type PricedCashout = { fee: CashoutFee; debit: DebitInput; record: JournalTransaction; journal: JournalInput; payout: MoneyEffect; marksMethodUsed: boolean };
 
-/** The fee of DECISIONS §2, the transaction row and the balanced journal of a cash-out. */
+/** Asks the core (throwing its refusal) and names what the plan writes. */
 export function priceCashout(
   app: FastifyInstance,
-  input: CashoutInput & { userId: string; plan: PlanId; promoEnd: Date | null; now: Date; transactionId: string },
+  facts: Omit<CashoutFacts, 'savedMethods'> & { userId: string; savedMethods: readonly string[]; transactionId: string },
 ): PricedCashout {
-  const fee = cashoutFee({ amountCents: input.amountCents, plan: input.plan, promoActive: isPromoActive({ promoEnd: input.promoEnd, now: input.now }) });
+  const savedMethods = facts.savedMethods.filter(isPayoutMethod);
+  const plan = planCashout({ ...facts, savedMethods });
+  if (!plan.ok) throw refusalError(plan);
+  const { userId, transactionId, request, now } = facts;
   const demo = app.config.demoMode;
   const record: JournalTransaction = {
-    id: input.transactionId,
-    userId: input.userId,
-    cardId: input.cardId,
-    type: 'cashout',
+    ...plan.record,
+    id: transactionId,
+    userId,
+    cardId: request.cardId,
     status: 'success',
-    amountCents: input.amountCents,
-    feeCents: fee.feeCents,
-    netAmountCents: fee.netCents,
-    payoutMethod: input.payoutMethod,
     merchant: null,
     combineId: null,
-    createdAt: input.now,
+    createdAt: now,
     simulated: demo,
     testSource: demo ? 'MVP-Demo' : '',
     environment: demo ? 'test' : 'production',
   };
-  const journal: JournalInput = {
-    kind: 'cashout',
-    userId: input.userId,
-    referenceId: input.transactionId,
-    memo: `cashout to ${input.payoutMethod}`,
-    entries: [
-      { accountCode: cardAccountCode(input.cardId), amountCents: -input.amountCents },
-      { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents: fee.netCents },
-      { accountCode: SYSTEM_ACCOUNTS.cashoutFeeRevenue, amountCents: fee.feeCents },
-    ],
-    transactions: [record],
+  const [payout] = plan.effects;
+  return {
+    fee: plan.fee,
+    debit: { ...plan.debit, userId },
+    record,
+    journal: { kind: plan.journal.kind, userId, referenceId: transactionId, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines), transactions: [record] },
+    payout: {
+      kind: 'payout',
+      reference: effectReference.cashoutPayout(transactionId),
+      userId,
+      payload: { method: payout.method, amountCents: payout.amountCents, transactionId },
+    },
+    marksMethodUsed: plan.marksMethodUsed,
   };
-  return { fee, record, journal };
 }
 
 export function cashoutResponse(

@@ -72,7 +72,7 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
       success: true,
       feeRatePpm: 10_000,
       cashout: { type: 'cashout', cardId, amountCents: 12_345, feeCents: 123, netAmountCents: 12_222, payoutMethod: 'ach', status: 'success', simulated: true, testSource: 'MVP-Demo', environment: 'test' },
-      card: { id: cardId, status: 'active', remainingAmountCents: 37_655, amountSpentCents: 0 },
+      card: { id: cardId, status: 'active', remainingAmountCents: 37_655, amountSpentCents: 12_345 },
     });
     // The payout's reference: the provider is called with it after the commit (DECISIONS §7).
     expect(body.payoutId).toBe(`cashout:${body.cashout.id}`);
@@ -143,6 +143,45 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     expect(after.getTime()).toBeGreaterThan(before.getTime());
   });
 
+  it('DECISIONS §4: a cash-out counts toward amount_spent, so original = spent + remaining (with purchases beside it)', async () => {
+    const user = await signUp(t);
+    const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
+    const purchase = await user.request('POST', `/api/cards/${cardId}/purchases`, { merchant: 'Coffee', amountCents: 1_000 }, { 'idempotency-key': randomUUID() });
+    expect(purchase.statusCode, purchase.body).toBe(201);
+    const res = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().card).toMatchObject({ remainingAmountCents: 7_000, amountSpentCents: 3_000 });
+    expect(await cardRow(t, cardId)).toMatchObject({ originalAmountCents: 10_000, amountSpentCents: 3_000, remainingAmountCents: 7_000 });
+    const listed = (await user.request('GET', '/api/cards')).json().cards.find((c: { id: string }) => c.id === cardId);
+    expect(listed).toMatchObject({ originalAmountCents: 10_000, amountSpentCents: 3_000, remainingAmountCents: 7_000 });
+    // The details view's breakdown of spent: purchases, cash-outs, use as a source.
+    const details = await user.request('GET', `/api/cards/${cardId}/transactions`);
+    expect(details.json().spending).toEqual({ purchasesCents: 1_000, cashoutsCents: 2_000, sourceUseCents: 0 });
+  });
+
+  it('DECISIONS §2: the cash-out fee is never below $0.01 (0.125% of $3.99 would round to nothing)', async () => {
+    const user = await signUp(t, { subscription: 'premium+', promoEnd: new Date(Date.now() + 86_400_000), promo50offFirstYear: true });
+    const cardId = await insertFundedCard(t.database.db, user.id, 1_000);
+    const res = await cashout(user, { cardId, amountCents: 399, payoutMethod: 'ach' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ feeRatePpm: 1_250, cashout: { amountCents: 399, feeCents: 1, netAmountCents: 398 } });
+    const [row] = await t.database.db.select().from(transactions).where(eq(transactions.cardId, cardId));
+    expect(row).toMatchObject({ feeCents: 1, netAmountCents: 398 });
+    expect(await payoutsFor([row!])).toEqual([1]);
+    expect(t.calls.effective('payouts.send').find((call) => call.reference === `cashout:${row!.id}`)).toMatchObject({ amountCents: 398 });
+    expect(await systemBalance(t, SYSTEM_ACCOUNTS.cashoutFeeRevenue)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a cash-out of $0.01 would pay out nothing after its $0.01 fee: refused with the reason, nothing taken or sent', async () => {
+    const user = await signUp(t);
+    const cardId = await insertFundedCard(t.database.db, user.id, 1_000);
+    const res = await cashout(user, { cardId, amountCents: 1, payoutMethod: 'ach' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'validation_error', message: 'The smallest cash-out is $0.02: the fee is at least $0.01.' });
+    expect(await cardRow(t, cardId)).toMatchObject({ remainingAmountCents: 1_000, amountSpentCents: 0 });
+    expect(await t.database.db.select().from(transactions).where(eq(transactions.cardId, cardId))).toEqual([]);
+  });
+
   it('cashing out the rest empties the card, which becomes cashed_out; nothing more can be taken', async () => {
     const user = await signUp(t);
     const cardId = await insertFundedCard(t.database.db, user.id, 20_000);
@@ -153,7 +192,7 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     const rest = await cashout(user, { cardId, amountCents: 15_000, payoutMethod: 'ach' });
     expect(rest.json().card).toMatchObject({ status: 'cashed_out', remainingAmountCents: 0 });
     expect(await cardRow(t, cardId)).toMatchObject({ status: 'cashed_out', remainingAmountCents: 0 });
-    const again = await cashout(user, { cardId, amountCents: 1, payoutMethod: 'ach' });
+    const again = await cashout(user, { cardId, amountCents: 2, payoutMethod: 'ach' });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe('This card has no remaining balance to cash out');
   });

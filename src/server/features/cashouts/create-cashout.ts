@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { exceedsBalanceMessage } from '../../../core/cashout';
-import { isPayoutMethod } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
 import type { CreateCashoutResponse } from '../../../contracts/cashouts';
 import type { Tx } from '../../db/client';
@@ -29,8 +28,8 @@ import {
   type ClaimInFirstStatement,
   type StoredResponse,
 } from '../../lib/idempotency';
-import { assertPayoutMethodUsable, cardRefusal, CASHOUT_CARD_STATUSES, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
-import { cashoutInOneStatement, payoutEffect } from './cashout-in-one-statement';
+import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
+import { cashoutInOneStatement } from './cashout-in-one-statement';
 import { enqueueEffects } from '../../effects/money-effects';
 
 export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage, toCashout } from './cashout-rules';
@@ -95,25 +94,17 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const [user] = await cashoutUserStatement(tx, { userId, ...claim.values });
   if (!user) throw notFound('Account not found.');
   claim.settle(user.claimed);
-  const plan = user.subscription as PlanId;
-  const savedMethods = (user.savedMethods ?? []).filter(isPayoutMethod);
-  assertPayoutMethodUsable(plan, savedMethods, input.payoutMethod);
-
-  const priced = priceCashout(app, { ...input, userId, plan, promoEnd: user.promoEnd, now, transactionId: randomUUID() });
-  // The conditional debit is the guard: it takes the money only if it is there, so concurrent
-  // cash-outs of one card can never together take more than the card holds. The journal and the
-  // transaction row are written by the same statement, only if the debit happened.
-  const posted = await debitAndPostJournal(
-    tx,
-    { cardId: input.cardId, userId, amountCents: input.amountCents, countsAsSpent: false, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES },
-    priced.journal,
-  );
+  // The core decides (core/plan-cashout.ts); the conditional debit is then the guard: it takes the
+  // money only if it is there, so concurrent cash-outs of one card can never together take more
+  // than the card holds. The journal and the transaction row are written by the same statement,
+  // only if the debit happened.
+  const priced = priceCashout(app, { request: input, userId, plan: user.subscription as PlanId, promoEnd: user.promoEnd, savedMethods: user.savedMethods ?? [], now, transactionId: randomUUID() });
+  const posted = await debitAndPostJournal(tx, priced.debit, priced.journal);
   if (!posted) throw await whyCardCannotPay(tx, userId, input);
-  const debited = posted.card;
 
   // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
   // allowed because they saved none, has no row to update).
-  if (savedMethods.includes(input.payoutMethod)) {
+  if (priced.marksMethodUsed) {
     await tx
       .update(payoutMethods)
       .set({ lastUsed: now })
@@ -121,9 +112,8 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   }
 
   // The payout is a row of this transaction, sent by the drain once it commits (DECISIONS §7).
-  const payout = payoutEffect(userId, input, priced.record.id, priced.fee.netCents);
-  await enqueueEffects(tx, [payout]);
-  return cashoutResponse(priced, { id: input.cardId, ...debited }, payout.reference);
+  await enqueueEffects(tx, [priced.payout]);
+  return cashoutResponse(priced, { id: input.cardId, ...posted.card }, priced.payout.reference);
 }
 
 /** The debit was refused: say why, from the card as it is now. */

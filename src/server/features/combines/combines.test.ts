@@ -123,6 +123,11 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     const body = completed.json();
     const [source] = await t.database.db.select().from(cards).where(eq(cards.id, sourceCard.id));
     expect(source?.remainingAmountCents).toBe(sourceCard.remainingAmountCents - 5_000);
+    // DECISIONS §4: use as a source counts as spent, so original = spent + remaining on the source card too.
+    expect(source?.amountSpentCents).toBe(5_000);
+    expect(source?.originalAmountCents).toBe(source!.amountSpentCents + source!.remainingAmountCents);
+    const details = await fresh.request('GET', `/api/cards/${sourceCard.id}/transactions`);
+    expect(details.json().spending).toEqual({ purchasesCents: 0, cashoutsCents: 0, sourceUseCents: 5_000 });
 
     const rows = await t.database.db.select().from(transactions).where(eq(transactions.combineId, combine.id));
     const funding = rows.find((r) => r.type === 'funding');
@@ -143,13 +148,78 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect((await checkLedger(t.database.db)).problems).toEqual([]);
   });
 
+  describe('DECISIONS §4: a card used as a source must be active, unfrozen and unexpired at the moment of completion, not only when added', () => {
+    const cases: Array<[string, Partial<typeof cards.$inferInsert>, { code: string; message: RegExp }]> = [
+      ['frozen after it was added', { frozen: true }, { code: 'card_frozen', message: /^The card •••• \d{4} used as a source is frozen\. Unfreeze it to use it as a source\.$/ }],
+      ['past its validity, not yet marked by the expiry job', { validUntil: new Date(Date.now() - 60_000) }, { code: 'source_unavailable', message: /^The card •••• \d{4} used as a source has expired, so it can no longer be used as a source\.$/ }],
+      ['marked expired', { status: 'expired' }, { code: 'source_unavailable', message: /has expired/ }],
+    ];
+    for (const [label, change, refusal] of cases) {
+      it(`a source card ${label}: 409 with the reason, nothing charged or captured, the draft stays a draft`, async () => {
+        const fresh = await registerUser(t.app);
+        const sourceCard = (await createCard(fresh, '100')).json().card as { id: string; remainingAmountCents: number };
+        const combine = await startCombine(fresh, '150', '0');
+        const internal = await fresh.request('POST', `/api/combines/${combine.id}/sources`, { type: 'internal', sourceCardId: sourceCard.id, chargeCents: 5_000 });
+        expect(internal.statusCode, internal.body).toBe(201);
+        expect((await addSource(fresh, combine.id, { chargeCents: internal.json().funding.suggestedChargeCents.card })).statusCode).toBe(201);
+        const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
+        const quote = (await fresh.request('POST', `/api/combines/${combine.id}/quote`, choices)).json();
+
+        await t.database.db.update(cards).set(change).where(eq(cards.id, sourceCard.id));
+        const res = await fresh.request(
+          'POST',
+          `/api/combines/${combine.id}/complete`,
+          { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+          { 'idempotency-key': randomUUID() },
+        );
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().error.code).toBe(refusal.code);
+        expect(res.json().error.message).toMatch(refusal.message);
+        const [source] = await t.database.db.select().from(cards).where(eq(cards.id, sourceCard.id));
+        expect(source).toMatchObject({ remainingAmountCents: sourceCard.remainingAmountCents, amountSpentCents: 0 });
+        expect(await t.database.db.select().from(cards).where(eq(cards.combineId, combine.id))).toHaveLength(0);
+        const [row] = await t.database.db.select().from(combines).where(eq(combines.id, combine.id));
+        expect(row?.status).toBe('in_progress');
+        const effects = await t.database.db.execute(sql`select count(*)::int as n from money_effects where payload->>'combineId' = ${combine.id} and kind = 'capture'`);
+        expect(JSON.stringify(effects)).toContain('"n":0');
+      });
+    }
+  });
+
+  describe('DECISIONS §4: quoting a combine that is processing, completed or failed answers 409 and changes nothing', () => {
+    for (const status of ['completed', 'processing', 'failed'] as const) {
+      it(`a ${status} combine`, async () => {
+        const fresh = await registerUser(t.app);
+        const combine = await startCombine(fresh, '100', '0');
+        await addSource(fresh, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
+        if (status === 'completed') expect((await completeWithQuote(fresh, combine.id)).statusCode).toBe(201);
+        else await t.database.db.update(combines).set({ status }).where(eq(combines.id, combine.id));
+        const [before] = await t.database.db.select().from(combines).where(eq(combines.id, combine.id));
+
+        const res = await fresh.request('POST', `/api/combines/${combine.id}/quote`, { useBoost: true, creationFeeSourceIdx: 0, cardType: 'single-use' });
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json().error.code).toBe('not_a_draft');
+        expect(res.json().error.message).toMatch(/^This combine (is already completed|is being processed|has failed), so its fees are no longer quoted\./);
+        const [after] = await t.database.db.select().from(combines).where(eq(combines.id, combine.id));
+        expect(after).toEqual(before);
+      });
+    }
+  });
+
   it('the same Idempotency-Key returns the same card and charges once', async () => {
     const fresh = await registerUser(t.app);
     const combine = await startCombine(fresh, '100', '0');
     await addSource(fresh, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
     const key = randomUUID();
     const first = await completeWithQuote(fresh, combine.id, { key });
-    const second = await completeWithQuote(fresh, combine.id, { key });
+    // The retry resends the same request: a completed combine is no longer quoted (DECISIONS §4).
+    const quote = first.json().quote as { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
+    const second = await fresh.request(
+      'POST',
+      `/api/combines/${combine.id}/complete`,
+      { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general', expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+      { 'idempotency-key': key },
+    );
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(201);
     // The retry gets the first answer whole (stored by the completion's own write statement).

@@ -4,23 +4,25 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, eq, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { applyCombineCompletion, BOOST_EARNED_MESSAGE, canUseBoost } from '../../../core/boosts';
+import { alias } from 'drizzle-orm/pg-core';
+import { BOOST_EARNED_MESSAGE } from '../../../core/boosts';
 import { cardExpiresAt, printedExpiry, generateCardNumber, maskCardNumber } from '../../../core/cards';
-import { fundingCheck } from '../../../core/quote';
-import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
-import { PLANS } from '../../../core/plans';
+import { monthStartUtc } from '../../../core/limits';
+import type { CardFacts } from '../../../core/money-plan';
+import { notADraftRefusal, planCompletion, QUOTE_CHANGED_MESSAGE, type CompletionFacts, type CompletionPlan } from '../../../core/plan-completion';
+import { PLANS, type PlanId } from '../../../core/plans';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { IssuedCard } from '../../adapters/card-processor';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
 import type { DbOrTx, Tx } from '../../db/client';
-import { namedStatement } from '../../db/named-statement';
-import { combineSources, combines, systemPromos, users } from '../../db/schema';
-import { cardAccountCode, SYSTEM_ACCOUNTS } from '../../ledger/accounts';
+import { namedStatement, placeholderValues } from '../../db/named-statement';
+import { cards, combineSources, combines, systemPromos, users } from '../../db/schema';
+import { postingsOf } from '../../ledger/accounts';
 import { cardWithAccountValues, debitCard, type CardRow, type NewCard } from '../../ledger/card-accounts';
-import type { JournalTransaction, Posting } from '../../ledger/post-journal';
+import type { JournalTransaction } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
-import { badRequest, conflict, forbidden, liveModeNotImplemented, notFound } from '../../lib/errors';
+import { conflict, liveModeNotImplemented, notFound, refusalError } from '../../lib/errors';
 import { claimClause, claimedColumn, requestFingerprint, withIdempotency, type ClaimInFirstStatement } from '../../lib/idempotency';
 import { buildCombineView, COMBINE_NOT_FOUND, type CombineRow, type SourceRow } from './combine-view';
 import { PROMO_COUNTER_ID } from '../system';
@@ -29,7 +31,7 @@ import { pricingFor, remainingPromoSpots, type Pricing, type UserRow } from './p
 import { computeQuote, type QuoteChoices } from './quote-service';
 
 export const CREATE_CARD_FAILED = 'Failed to create virtual card';
-export const QUOTE_CHANGED_MESSAGE = 'The fees changed since you reviewed them, so nothing was charged. Please review the new figures and confirm again.';
+export { QUOTE_CHANGED_MESSAGE };
 
 export type CompleteInput = QuoteChoices & { expected: { cardAmountCents: number; totalChargedCents: number; productFeeCents: number } };
 
@@ -76,34 +78,82 @@ function captureEffect(userId: string, combineId: string, authorizationId: strin
   return { kind: 'capture', reference: effectReference.capture(authorizationId), userId, payload: { authorizationId, amountCents, combineId } };
 }
 
-// The user and the combine, both locked, and the combine's sources: one statement (which also
-// claims the Idempotency-Key, a WITH clause from lib/idempotency.ts), one row per
-// source (the user's and the combine's columns repeated; a draft has a handful of sources). Both
-// locks come from one statement, so there is no order between them to get wrong; no other path
-// locks a combine and then waits for its user (draft edits lock the combine only).
+// The user and the combine, both locked, the combine's sources and the cards used as sources:
+// one statement (which also claims the Idempotency-Key, a WITH clause from lib/idempotency.ts),
+// one row per source (the user's and the combine's columns repeated; a draft has a handful of
+// sources). Both locks come from one statement, so there is no order between them to get wrong; no
+// other path locks a combine and then waits for its user (draft edits lock the combine only).
 // NO KEY UPDATE, not UPDATE: inserting rows that reference the user (idempotency keys, cards) takes
 // KEY SHARE on it, which conflicts with FOR UPDATE and deadlocks two concurrent requests.
+// The source cards are not locked: their conditional debits below decide under concurrency.
+const sourceCards = alias(cards, 'source_card');
 const loadForCompletionStatement = namedStatement('load_for_completion', (db) =>
   db
     .with(claimClause(db))
-    .select({ users, combines, combine_sources: combineSources, claimed: claimedColumn() })
+    .select({
+      users,
+      combines,
+      combine_sources: combineSources,
+      source_card: {
+        id: sourceCards.id,
+        status: sourceCards.status,
+        frozen: sourceCards.frozen,
+        validUntil: sourceCards.validUntil,
+        remainingAmountCents: sourceCards.remainingAmountCents,
+        last4: sourceCards.last4,
+      },
+      claimed: claimedColumn(),
+    })
     .from(users)
     .innerJoin(combines, eq(combines.userId, users.id))
     .leftJoin(combineSources, eq(combineSources.combineId, combines.id))
+    .leftJoin(sourceCards, and(eq(sourceCards.id, combineSources.sourceCardId), eq(sourceCards.userId, users.id)))
     .where(and(eq(users.id, sql.placeholder('userId')), eq(combines.id, sql.placeholder('combineId'))))
     .orderBy(asc(combineSources.position))
     .for('no key update', { of: [users, combines] }),
 );
 
-async function loadForCompletion(tx: Tx, userId: string, combineId: string, claim: ClaimInFirstStatement): Promise<{ user: UserRow; row: CombineRow; sources: SourceRow[] }> {
-  const joined = await loadForCompletionStatement(tx, { userId, combineId, ...claim.values });
+type CompletionRows = { user: UserRow; row: CombineRow; sources: SourceRow[]; sourceCards: CardFacts[] };
+
+async function loadForCompletion(tx: Tx, userId: string, combineId: string, claim: ClaimInFirstStatement): Promise<CompletionRows> {
+  const joined = await loadForCompletionStatement(tx, placeholderValues({ claim: claim.values, completion: { userId, combineId } }));
   const first = joined[0];
   // The signed-in user exists (their session does): no row means no such combine of theirs.
   if (!first) throw notFound(COMBINE_NOT_FOUND);
   claim.settle(first.claimed);
-  return { user: first.users, row: first.combines, sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])) };
+  return {
+    user: first.users,
+    row: first.combines,
+    sources: joined.flatMap((r) => (r.combine_sources ? [r.combine_sources] : [])),
+    sourceCards: joined.flatMap((r) => (r.source_card ? [r.source_card] : [])),
+  };
 }
 
+/** Completed combines this month, read only for a plan that has a monthly limit. */
+async function completedThisMonth(tx: Tx, userId: string, plan: PlanId, now: Date): Promise<number> {
+  if (PLANS[plan].monthlyCombineLimit === null) return 0;
+  const [counted] = await tx
+    .select({ completed: count() })
+    .from(combines)
+    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now))));
+  return Number(counted?.completed ?? 0);
+}
+
+/** The launch promo: a conditional increment that can never pass 100 (and a CHECK behind it). */
+async function claimPromoSpot(tx: Tx): Promise<boolean> {
+  const claimed = await tx
+    .update(systemPromos)
+    .set({ first100PromoClaimed: sql`${systemPromos.first100PromoClaimed} + 1` })
+    .where(and(eq(systemPromos.id, PROMO_COUNTER_ID), sql`${systemPromos.first100PromoClaimed} < ${systemPromos.limitCount}`))
+    .returning({ claimed: systemPromos.first100PromoClaimed });
+  return claimed.length > 0;
+}
+
+/**
+ * The completion: load the facts, ask the core (core/plan-completion.ts), carry out its plan in
+ * this transaction (promo spot, debits of the cards used as sources, one write of everything
+ * else), and leave the captures in the outbox for after the commit (DECISIONS §7).
+ */
 async function completeInTransaction(
   app: FastifyInstance,
   tx: Tx,
@@ -115,164 +165,96 @@ async function completeInTransaction(
 ): Promise<CompleteCombineResponse> {
   const now = app.now();
   // Lock order everywhere: the user and the combine (one statement), then the promo counter, then cards.
-  const { user, row, sources } = await loadForCompletion(tx, userId, combineId, claim);
-  if (row.status === 'completed') throw conflict('This combine is already completed.', 'already_completed');
-  if (row.status !== 'in_progress' && row.status !== 'incomplete') throw conflict('This combine can no longer be completed.', 'not_a_draft');
-
-  const plan = user.subscription as Parameters<typeof checkMonthlyLimit>[0]['plan'];
-  // Only a plan with a monthly limit needs this month's count (Premium+ has none).
-  let completedThisMonth = 0;
-  if (PLANS[plan].monthlyCombineLimit !== null) {
-    const [counted] = await tx
-      .select({ completedThisMonth: count() })
-      .from(combines)
-      .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now))));
-    completedThisMonth = Number(counted?.completedThisMonth ?? 0);
+  const loaded = await loadForCompletion(tx, userId, combineId, claim);
+  const { user, row, sources } = loaded;
+  const plan = user.subscription as PlanId;
+  const facts: CompletionFacts = {
+    now,
+    combine: { id: row.id, status: row.status, totalAmountCents: row.totalAmountCents, taxBufferCents: row.taxBufferCents },
+    sources,
+    sourceCards: loaded.sourceCards,
+    user: { plan, boostsAvailable: user.boostsAvailable, boostsUsed: user.boostsUsed, combineTotal: user.combineTotal, promoEnd: user.promoEnd, hasPromo: user.promo50offFirstYear },
+    // Read only when they can matter: a draft that is no draft is refused before either counts.
+    completedThisMonth: notADraftRefusal(row.status, 'complete') ? 0 : await completedThisMonth(tx, userId, plan, now),
+    promoSpotsLeft: await remainingPromoSpots(tx, user, row.totalAmountCents, now),
+    choices: { useBoost: input.useBoost, creationFeeSourceIdx: input.creationFeeSourceIdx, cardType: input.cardType },
+    expected: input.expected,
+    newCard: { id: crypto.randomUUID(), last4: issued.number.slice(-4) },
+  };
+  const decided = planCompletion(facts);
+  if (!decided.ok) {
+    const figures = decided.code === 'quote_changed' || decided.code === 'underfunded';
+    throw refusalError(decided, figures ? quoteViewFor(row, sources, user, facts, input) : undefined);
   }
-  const limit = checkMonthlyLimit({ plan, completedThisMonth });
-  if (!limit.ok) throw forbidden(limit.message, 'limit_reached');
-
-  if (sources.some((s) => s.type === 'bnpl' && !s.bnplCardToken)) {
-    throw badRequest('Please enter the one-time card from your BNPL provider before creating the card.');
-  }
-  if (input.useBoost) {
-    const boost = canUseBoost({ boostsAvailable: user.boostsAvailable, boostsUsed: user.boostsUsed });
-    if (!boost.ok) throw conflict(boost.message, 'boost_unavailable');
-  }
-
-  const pricing = pricingFor(user, row.totalAmountCents, await remainingPromoSpots(tx, user, row.totalAmountCents, now), now);
-  const { core: quote, api: quoteView } = computeQuote(row, sources, user, pricing, input);
-  // Figures first: a user who reviewed other numbers must see the new ones (which may also say
-  // the sources no longer cover the total, canContinue = false).
-  if (
-    quote.cardAmountCents !== input.expected.cardAmountCents ||
-    quote.totalChargedCents !== input.expected.totalChargedCents ||
-    quote.productFeeCents !== input.expected.productFeeCents
-  ) {
-    throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', quoteView);
-  }
-  const funding = fundingCheck(quote);
-  if (!funding.ok) throw conflict(funding.message, 'underfunded', quoteView);
-
-  // The launch promo: a conditional increment that can never pass 100 (and a CHECK behind it).
-  let promoApplied = false;
-  if (pricing.promoClaim) {
-    const claimed = await tx
-      .update(systemPromos)
-      .set({ first100PromoClaimed: sql`${systemPromos.first100PromoClaimed} + 1` })
-      .where(and(eq(systemPromos.id, PROMO_COUNTER_ID), sql`${systemPromos.first100PromoClaimed} < ${systemPromos.limitCount}`))
-      .returning({ claimed: systemPromos.first100PromoClaimed });
-    // The last spot went to someone else between review and now: the fees differ, charge nothing.
-    if (claimed.length === 0) {
-      const { api } = computeQuote(row, sources, user, pricingFor(user, row.totalAmountCents, 0, now), input);
-      throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', api);
-    }
-    promoApplied = true;
+  // The last promo spot went to someone else between review and now: the fees differ (DECISIONS
+  // §3), charge nothing and show the figures without the promo.
+  if (decided.claimsPromoSpot && !(await claimPromoSpot(tx))) {
+    throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', quoteViewFor(row, sources, user, { ...facts, promoSpotsLeft: 0 }, input));
   }
 
-  // Internal sources move money between the user's own cards, in this transaction. The external
-  // holds are captured after the commit, from the effects this transaction writes (DECISIONS §7):
-  // if any debit here fails, nothing is captured.
-  const entries: Posting[] = [];
-  const captures: MoneyEffect[] = [];
-  for (const [index, source] of sources.entries()) {
-    const q = quote.sources[index];
-    if (!q) throw new Error('quote and sources out of step');
-    if (source.type === 'internal') {
-      const moved = await debitCard(tx, {
-        cardId: source.sourceCardId ?? '',
-        userId,
-        amountCents: q.chargedCents,
-        countsAsSpent: false,
-        statusAtZero: null,
-      });
-      if (!moved) throw conflict('The card used as a source no longer has that balance available.', 'source_unavailable');
-      entries.push({ accountCode: cardAccountCode(source.sourceCardId ?? ''), amountCents: -q.chargedCents });
-    } else {
-      if (source.authorizationId) captures.push(captureEffect(userId, combineId, source.authorizationId, q.chargeCents + q.creationFeeCents));
-      if (source.bnplTransactionId) captures.push(captureEffect(userId, combineId, source.bnplTransactionId, q.oneTimeCardChargeCents ?? q.chargeCents));
-      entries.push({ accountCode: SYSTEM_ACCOUNTS.fundingSources, amountCents: -q.chargedCents });
-    }
+  // The cards used as sources: each debit is conditional again (active, unfrozen, valid now, enough
+  // balance), so a card changed since the read above refuses here and the whole completion rolls back.
+  for (const debit of decided.debits) {
+    const moved = await debitCard(tx, { ...debit, userId });
+    if (!moved) throw conflict('A card used as a source changed while this card was being created, so nothing was charged. Please review and confirm again.', 'source_unavailable');
   }
+  return writePlan(app, tx, { userId, row, sources, user, issued, plan: decided, facts, input, claim });
+}
 
-  const cardType = input.cardType;
-  const validUntil = cardExpiresAt(cardType, now);
-  const cardId = crypto.randomUUID();
+/** The review step's figures for these facts, sent with a refusal that is about them. */
+function quoteViewFor(row: CombineRow, sources: SourceRow[], user: UserRow, facts: Pick<CompletionFacts, 'now' | 'promoSpotsLeft'>, input: CompleteInput): CompleteCombineResponse['quote'] {
+  return computeQuote(row, sources, user, pricingFor(user, row.totalAmountCents, facts.promoSpotsLeft, facts.now), input).api;
+}
+
+type WriteContext = {
+  userId: string;
+  row: CombineRow;
+  sources: SourceRow[];
+  user: UserRow;
+  issued: IssuedCard;
+  plan: CompletionPlan;
+  facts: CompletionFacts;
+  input: CompleteInput;
+  claim: ClaimInFirstStatement;
+};
+
+/** The plan's rows, written by one statement (completion-write.ts), and the answer built from them. */
+async function writePlan(app: FastifyInstance, tx: Tx, context: WriteContext): Promise<CompleteCombineResponse> {
+  const { userId, row, sources, user, issued, plan, facts, input, claim } = context;
+  const now = facts.now;
+  const combineId = row.id;
+  const cardId = plan.card.id;
   const flags = { simulated: row.simulated, testSource: row.testSource, environment: row.environment };
+  const promoApplied = plan.claimsPromoSpot;
   const newCard: NewCard = {
     id: cardId,
     userId,
     combineId,
-    type: cardType,
+    type: plan.card.type,
     status: 'active',
     frozen: false,
     issuedAt: now,
-    validUntil,
+    validUntil: plan.card.validUntil,
     expMonth: issued.expMonth,
     expYear: issued.expYear,
     network: issued.network,
     last4: issued.number.slice(-4),
     numberEnc: encryptCardSecret(app.config.cardDataKey, issued.number, cardId),
     cvvEnc: encryptCardSecret(app.config.cardDataKey, issued.cvv, cardId),
-    originalAmountCents: quote.cardAmountCents,
+    originalAmountCents: plan.card.originalAmountCents,
     amountSpentCents: 0,
-    remainingAmountCents: quote.cardAmountCents,
+    remainingAmountCents: plan.card.originalAmountCents,
     promoApplied,
     promoId: promoApplied ? PROMO.id : null,
     providerRef: issued.providerRef,
     ...flags,
   };
-
-  entries.push(
-    { accountCode: cardAccountCode(cardId), amountCents: quote.cardAmountCents },
-    { accountCode: SYSTEM_ACCOUNTS.processorFees, amountCents: quote.processorFeeCents },
-    { accountCode: SYSTEM_ACCOUNTS.productFeeRevenue, amountCents: quote.productFeeCents },
-    { accountCode: SYSTEM_ACCOUNTS.bnplProviderFees, amountCents: quote.bnplFeeActualCents },
-    { accountCode: SYSTEM_ACCOUNTS.rebatesPayable, amountCents: quote.rebateCents },
-    { accountCode: SYSTEM_ACCOUNTS.creationFeeRevenue, amountCents: quote.creationFeeCents },
-  );
-  // What the user sees: the new card's funding, and a transfer out of each internal source card.
-  const record = { userId, status: 'success' as const, payoutMethod: null, combineId, createdAt: now, ...flags };
-  const records: JournalTransaction[] = [
-    {
-      ...record,
-      id: crypto.randomUUID(),
-      cardId,
-      type: 'funding',
-      amountCents: quote.cardAmountCents,
-      feeCents: quote.productFeeCents + quote.processorFeeCents + quote.bnplFeeActualCents + quote.creationFeeCents,
-      netAmountCents: quote.cardAmountCents,
-      merchant: null,
-    },
-  ];
-  const capturedSources: SourceRow[] = [];
-  // BNPL rebates: owed to the user until a payout method exists to receive them.
-  const newRebates: NewRebate[] = [];
-  for (const [index, source] of sources.entries()) {
-    const q = quote.sources[index]!;
-    if (source.type === 'internal' && source.sourceCardId) {
-      records.push({
-        ...record,
-        id: crypto.randomUUID(),
-        cardId: source.sourceCardId,
-        type: 'transfer_out',
-        amountCents: q.chargedCents,
-        feeCents: q.productFeeCents + q.creationFeeCents,
-        netAmountCents: q.netCents,
-        merchant: `To card •••• ${newCard.last4}`,
-      });
-    }
-    if (source.type === 'bnpl') {
-      newRebates.push({
-        id: crypto.randomUUID(),
-        sourceId: source.id,
-        transactionId: source.bnplTransactionId,
-        bnplFeeMaxCents: q.bnplFeeMaxCents,
-        bnplFeeActualCents: q.bnplFeeActualCents,
-        rebateAmountCents: q.rebateCents,
-      });
-    }
-    capturedSources.push({
+  // What the user sees: the new card's funding, and a transfer out of each card used as a source.
+  const records: JournalTransaction[] = plan.records.map((r) => ({ ...r, id: crypto.randomUUID(), userId, status: 'success', payoutMethod: null, combineId, createdAt: now, ...flags }));
+  const newRebates: NewRebate[] = plan.rebates.map((r) => ({ ...r, id: crypto.randomUUID() }));
+  const capturedSources: SourceRow[] = sources.map((source, index) => {
+    const q = plan.quote.sources[index]!;
+    return {
       ...source,
       status: 'captured',
       processorFeeCents: q.processorFeeCents,
@@ -282,21 +264,16 @@ async function completeInTransaction(
       bnplFeeActualCents: q.bnplFeeActualCents,
       rebateCents: q.rebateCents,
       creationFeeCents: q.creationFeeCents,
-    });
-  }
-
-  const counts = applyCombineCompletion({
-    combineTotal: user.combineTotal,
-    boostsAvailable: user.boostsAvailable,
-    boostsUsed: user.boostsUsed,
-    usedBoost: quoteView.boostUsed,
+    };
   });
+  const pricing = pricingFor(user, row.totalAmountCents, facts.promoSpotsLeft, now);
+  const quoteView = computeQuote(row, sources, user, pricing, input).api;
   const completedFields = {
-    useBoost: quoteView.boostUsed,
+    useBoost: plan.boostUsed,
     creationFeeSourceIdx: input.creationFeeSourceIdx,
-    cardType,
-    bnplFeeMaxCents: quote.bnplFeeMaxCents,
-    bnplFeeActualCents: quote.bnplFeeActualCents,
+    cardType: plan.card.type,
+    bnplFeeMaxCents: plan.quote.bnplFeeMaxCents,
+    bnplFeeActualCents: plan.quote.bnplFeeActualCents,
     rebateId: newRebates[0]?.id ?? null,
   };
   // The rows as the write below leaves them (the user and the combine are locked, so nothing else
@@ -309,7 +286,7 @@ async function completeInTransaction(
     pricing,
     quoteView,
     promoApplied,
-    boostEarned: counts.earnedBoost,
+    boostEarned: plan.counters.earnedBoost,
   };
 
   // Without rebates the answer is final before the write, which then stores it with the
@@ -321,13 +298,13 @@ async function completeInTransaction(
     combineId,
     now,
     card,
-    journal: { kind: 'combine_completion', userId, referenceId: combineId, memo: `combine ${combineId}`, entries, transactions: records },
+    journal: { kind: plan.journal.kind, userId, referenceId: combineId, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines), transactions: records },
     rebates: newRebates,
-    counters: { combineTotal: counts.combineTotal, boostsAvailable: counts.boostsAvailable, boostsUsed: counts.boostsUsed },
+    counters: { combineTotal: plan.counters.combineTotal, boostsAvailable: plan.counters.boostsAvailable, boostsUsed: plan.counters.boostsUsed },
     promoApplied,
     promoEnd: promoEndFrom(now),
     captured: capturedSources,
-    effects: captures,
+    effects: plan.effects.map((e) => captureEffect(userId, combineId, e.authorizationId, e.amountCents)),
     combine: completedFields,
     store: claim.storeValues(finalAnswer && { status: 201, body: finalAnswer }),
   });

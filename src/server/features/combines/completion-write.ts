@@ -4,13 +4,14 @@
 // Idempotency-Key's answer. It runs inside the completion's transaction, after the locked reads
 // and the checks (complete-combine.ts): a refusal or a failed check after it still rolls it all back.
 //
-// One fixed text (lists travel as arrays), built once (db/named-statement.ts). Sibling WITH clauses
+// One fixed text (lists travel as arrays), built once (db/named-statement.ts); each piece's values
+// are merged by placeholderValues, which refuses a name two pieces give. Sibling WITH clauses
 // do not see each other's rows, so the card's ledger account starts with the card's balance and the
 // journal takes its id from the clause that inserted it (ledger/post-journal.ts). Foreign keys are
 // checked at the end of the statement, when every row exists; the journal's balance at commit.
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { namedSqlStatement } from '../../db/named-statement';
+import { namedSqlStatement, placeholderValues } from '../../db/named-statement';
 import { cardWithAccountClauses, type NewCard } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
 import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
@@ -109,33 +110,38 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite): Promise<n
   const journal = journalValues(write.journal);
   const { card, captured, rebates } = write;
   const [row] = rowsOf<WriteRow>(
-    await completionWriteStatement(tx, {
-      ...card.values,
-      ...journal.values,
-      ...write.store,
-      ...effectsValues(write.effects),
-      userId: write.userId,
-      combineId: write.combineId,
-      now: write.now.toISOString(),
-      promoEnd: write.promoEnd.toISOString(),
-      promoApplied: write.promoApplied,
-      ...write.counters,
-      ...write.combine,
-      rebateIds: rebates.map((r) => r.id),
-      rebateSourceIds: rebates.map((r) => r.sourceId),
-      rebateTransactionIds: rebates.map((r) => r.transactionId),
-      rebateFeeMaxes: rebates.map((r) => r.bnplFeeMaxCents),
-      rebateFeeActuals: rebates.map((r) => r.bnplFeeActualCents),
-      rebateAmounts: rebates.map((r) => r.rebateAmountCents),
-      sourceIds: captured.map((s) => s.id),
-      processorFees: captured.map((s) => s.processorFeeCents),
-      productFees: captured.map((s) => s.productFeeCents),
-      nets: captured.map((s) => s.netCents),
-      bnplFeeMaxes: captured.map((s) => s.bnplFeeMaxCents),
-      bnplFeeActuals: captured.map((s) => s.bnplFeeActualCents),
-      rebates: captured.map((s) => s.rebateCents),
-      creationFees: captured.map((s) => s.creationFeeCents),
-    }),
+    await completionWriteStatement(
+      tx,
+      placeholderValues({
+        card: card.values,
+        journal: journal.values,
+        answer: write.store,
+        captures: effectsValues(write.effects),
+        completion: {
+          userId: write.userId,
+          combineId: write.combineId,
+          now: write.now.toISOString(),
+          promoEnd: write.promoEnd.toISOString(),
+          promoApplied: write.promoApplied,
+          ...write.counters,
+          ...write.combine,
+          rebateIds: rebates.map((r) => r.id),
+          rebateSourceIds: rebates.map((r) => r.sourceId),
+          rebateTransactionIds: rebates.map((r) => r.transactionId),
+          rebateFeeMaxes: rebates.map((r) => r.bnplFeeMaxCents),
+          rebateFeeActuals: rebates.map((r) => r.bnplFeeActualCents),
+          rebateAmounts: rebates.map((r) => r.rebateAmountCents),
+          sourceIds: captured.map((s) => s.id),
+          processorFees: captured.map((s) => s.processorFeeCents),
+          productFees: captured.map((s) => s.productFeeCents),
+          nets: captured.map((s) => s.netCents),
+          bnplFeeMaxes: captured.map((s) => s.bnplFeeMaxCents),
+          bnplFeeActuals: captured.map((s) => s.bnplFeeActualCents),
+          rebates: captured.map((s) => s.rebateCents),
+          creationFees: captured.map((s) => s.creationFeeCents),
+        },
+      }),
+    ),
   );
   // Each count is a row the answer is built from: a short one is a bug, and throwing rolls it all back.
   journalIdFrom(row, journal);

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
 import { centsToInputString, formatUsd } from '../../../core/money';
 import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '../../../core/cards';
+import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
@@ -281,8 +282,9 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
 async function internalSourceValues(app: FastifyInstance, userId: string, input: Extract<AddSourceRequest, { type: 'internal' }>) {
   const [card] = await app.db.select().from(cards).where(and(eq(cards.id, input.sourceCardId), eq(cards.userId, userId)));
   if (!card) throw new AppError(404, 'not_found', 'Card not found.');
-  if (card.frozen) throw badRequest('This card is frozen. Unfreeze it to use it as a source.');
-  if (card.status !== 'active' || card.remainingAmountCents <= 0) throw badRequest('This card has no remaining balance to use as a source');
+  // The same rule as at completion (core/plan-completion.ts): active, unfrozen, unexpired, not empty.
+  const refusal = sourceCardRefusal(card, 0, app.now());
+  if (refusal) throw badRequest(refusal.message);
   if (input.chargeCents > card.remainingAmountCents) {
     throw badRequest(`Amount cannot exceed remaining balance (${formatUsd(card.remainingAmountCents)})`);
   }

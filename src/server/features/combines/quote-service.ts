@@ -5,7 +5,8 @@ import { quoteCombine, type CombineQuote } from '../../../core/quote';
 import type { Quote } from '../../../contracts/combines';
 import type { DbOrTx } from '../../db/client';
 import { combines } from '../../db/schema';
-import { badRequest } from '../../lib/errors';
+import { badRequest, refusalError } from '../../lib/errors';
+import { notADraftRefusal } from '../../../core/plan-completion';
 import { eq } from 'drizzle-orm';
 import { loadCombine, loadSources, quoteInputSources, type CombineRow, type SourceRow } from './combine-view';
 import { loadPricing, loadUser, type Pricing, type UserRow } from './pricing';
@@ -72,13 +73,14 @@ export function computeQuote(row: CombineRow, sources: SourceRow[], user: UserRo
 export async function quoteForReview(app: FastifyInstance, userId: string, combineId: string, choices: QuoteChoices): Promise<Quote> {
   return app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId);
+    // DECISIONS §4: a combine that is processing, completed or failed is never re-quoted.
+    const notADraft = notADraftRefusal(row.status, 'quote');
+    if (notADraft) throw refusalError(notADraft);
     const { api } = await quoteFor(tx, app.now(), row, userId, choices);
-    if (row.status === 'in_progress' || row.status === 'incomplete') {
-      await tx
-        .update(combines)
-        .set({ useBoost: choices.useBoost, creationFeeSourceIdx: choices.creationFeeSourceIdx, cardType: choices.cardType, updatedAt: app.now() })
-        .where(eq(combines.id, combineId));
-    }
+    await tx
+      .update(combines)
+      .set({ useBoost: choices.useBoost, creationFeeSourceIdx: choices.creationFeeSourceIdx, cardType: choices.cardType, updatedAt: app.now() })
+      .where(eq(combines.id, combineId));
     return api;
   });
 }

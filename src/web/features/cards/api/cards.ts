@@ -3,7 +3,7 @@
 // balances come from the same cards.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Card, CardFilter, CardReveal, CardTransaction, PurchaseResponse } from '../../../../contracts/cards';
+import type { Card, CardFilter, CardReveal, CardSpending, CardTransaction, CardTransactionList, PurchaseResponse } from '../../../../contracts/cards';
 import type { PasskeyList } from '../../../../contracts/passkeys';
 import { api, newIdempotencyKey } from '../../../lib/api';
 import { answerPasskeyRequest } from '../../../lib/passkeys';
@@ -29,11 +29,19 @@ export function useCard(cardId: string, initial?: Card) {
   });
 }
 
+// One request gives a card's transactions and the breakdown of its spending; each hook selects its part.
+const cardTransactionsQuery = (cardId: string) => ({
+  queryKey: [...cardsQueryKey, 'transactions', cardId],
+  queryFn: () => api<CardTransactionList>(`${cardUrl(cardId)}/transactions`),
+});
+
 export function useCardTransactions(cardId: string) {
-  return useQuery({
-    queryKey: [...cardsQueryKey, 'transactions', cardId],
-    queryFn: async () => (await api<{ transactions: CardTransaction[] }>(`${cardUrl(cardId)}/transactions`)).transactions,
-  });
+  return useQuery({ ...cardTransactionsQuery(cardId), select: (list: CardTransactionList): CardTransaction[] => list.transactions });
+}
+
+/** Spent, broken down into purchases, cash-outs and use as a source (DECISIONS §4). */
+export function useCardSpending(cardId: string) {
+  return useQuery({ ...cardTransactionsQuery(cardId), select: (list: CardTransactionList): CardSpending => list.spending });
 }
 
 function refreshAfterCardChange(client: QueryClient) {

@@ -1,12 +1,19 @@
-import type { Card } from '../../../../contracts/cards';
+import type { Card, CardSpending } from '../../../../contracts/cards';
 import { Money } from '../../../ui/Money';
 
 /**
- * Original, spent and remaining (spec §2). Purchases count as spent; money that left by a
- * cash-out or as a combine source is shown on its own line, so the three figures always add up.
+ * Original, spent and remaining (spec §2): original = spent + remaining, since purchases,
+ * cash-outs and use as a source all count as spent (DECISIONS §4). The details view passes the
+ * breakdown of spent, shown under it once known.
  */
-export function CardAmounts({ card }: { card: Card }) {
-  const movedCents = card.originalAmountCents - card.amountSpentCents - card.remainingAmountCents;
+export function CardAmounts({ card, spending }: { card: Card; spending?: CardSpending | undefined }) {
+  const parts: Array<[string, number]> = spending
+    ? [
+        ['Purchases', spending.purchasesCents],
+        ['Cash-outs', spending.cashoutsCents],
+        ['Used as a source', spending.sourceUseCents],
+      ]
+    : [];
   return (
     <dl className="card-amounts">
       <div>
@@ -21,14 +28,16 @@ export function CardAmounts({ card }: { card: Card }) {
           <Money cents={card.amountSpentCents} />
         </dd>
       </div>
-      {movedCents > 0 && (
-        <div>
-          <dt>Cashed out or reused</dt>
-          <dd>
-            <Money cents={movedCents} />
-          </dd>
-        </div>
-      )}
+      {parts
+        .filter(([, cents]) => cents > 0)
+        .map(([label, cents]) => (
+          <div key={label} className="card-amounts-part">
+            <dt>{label}</dt>
+            <dd>
+              <Money cents={cents} />
+            </dd>
+          </div>
+        ))}
       <div>
         <dt>Remaining</dt>
         <dd>

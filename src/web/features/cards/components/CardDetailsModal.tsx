@@ -5,7 +5,7 @@ import { Button } from '../../../ui/Button';
 import { Modal } from '../../../ui/Modal';
 import { Notice } from '../../../ui/Notice';
 import { useToast } from '../../../ui/toast';
-import { useCard, useSetFrozen } from '../api/cards';
+import { useCard, useCardSpending, useSetFrozen } from '../api/cards';
 import { CARD_PAGE_MESSAGES, NETWORK_LABELS, TYPE_LABELS, formatDate } from '../card-format';
 import { CardActions } from './CardActions';
 import { CardAmounts } from './CardAmounts';
@@ -32,6 +32,7 @@ export function CardDetailsModal({ card, onClose, onCashOut }: CardDetailsModalP
 
 function CardDetails({ initial, onCashOut }: { initial: Card; onCashOut?: (card: Card) => void }) {
   const { data: card = initial } = useCard(initial.id, initial);
+  const spending = useCardSpending(initial.id);
   const freeze = useSetFrozen();
   const toast = useToast();
   const { demoMode } = usePublicConfig();
@@ -95,7 +96,7 @@ function CardDetails({ initial, onCashOut }: { initial: Card; onCashOut?: (card:
           <dd>{formatDate(card.validUntil)}</dd>
         </div>
       </dl>
-      <CardAmounts card={card} />
+      <CardAmounts card={card} spending={spending.data} />
       <CardActions card={card} size="md" onCashOut={onCashOut} />
 
       {/* Offered on frozen and expired cards too, so the decline and its reason can be seen. */}

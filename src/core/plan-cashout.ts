@@ -1,0 +1,98 @@
+// The cash-out decided (DECISIONS §2, §3, §7): which payout method may be used, whether the card
+// can pay, the fee, the balanced journal, the record the user sees and the payout to send once it
+// commits. The server carries the plan out (features/cashouts).
+import { CASHOUT_MESSAGES, cashoutMethodChoices, exceedsBalanceMessage, payoutNotAllowedMessage } from './cashout';
+import { CASHOUT_MIN_AMOUNT_CENTS, cashoutFee, type CashoutFee } from './fees';
+import { refuse, assertJournalBalanced, type CardDebit, type CardFacts, type JournalLine, type Refusal } from './money-plan';
+import { isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, type PayoutMethod, type PlanId } from './plans';
+import { isPromoActive } from './promo';
+
+export const CARD_NOT_FOUND_MESSAGE = 'Card not found.';
+export const CARD_FROZEN_MESSAGE = 'This card is frozen. Unfreeze it to cash out.';
+export const CARD_NOT_CASHABLE_MESSAGE = 'This card can no longer be cashed out.';
+
+/**
+ * Statuses a card may be cashed out in. An expired card can no longer be spent, but the money on
+ * it is still the user's: cashing it out is how they get it back (decision 007).
+ */
+export const CASHOUT_CARD_STATUSES = ['active', 'expired'] as const;
+
+export function methodNotSavedMessage(method: PayoutMethod): string {
+  return `${PAYOUT_METHOD_LABELS[method]} is not one of your payout methods. Add it in Account Settings → Payout Methods first.`;
+}
+
+export type CashoutRequest = { cardId: string; amountCents: number; payoutMethod: PayoutMethod };
+
+export type CashoutFacts = {
+  request: CashoutRequest;
+  plan: PlanId;
+  promoEnd: Date | null;
+  /** The user's saved, active payout methods. */
+  savedMethods: readonly PayoutMethod[];
+  /**
+   * The card as last read, when the caller has read it. Without it the plan's conditional debit
+   * alone decides whether the card can pay (the one-statement cash-out), and a refused debit is
+   * explained by `cashoutCardRefusal` from a fresh read.
+   */
+  card?: Pick<CardFacts, 'status' | 'frozen' | 'remainingAmountCents'>;
+  now: Date;
+};
+
+export type CashoutPlan = {
+  ok: true;
+  fee: CashoutFee;
+  debit: CardDebit;
+  journal: { kind: 'cashout'; memo: string; lines: JournalLine[] };
+  /** The transaction row the user sees (the server adds ids, flags and the time). */
+  record: { type: 'cashout'; amountCents: number; feeCents: number; netAmountCents: number; payoutMethod: PayoutMethod };
+  /** Sent after the commit, from the outbox: the net amount, to the chosen method. */
+  effects: [{ kind: 'payout'; method: PayoutMethod; amountCents: number }];
+  /** The method is one of the saved ones, whose last use the server records. */
+  marksMethodUsed: boolean;
+};
+
+/** DECISIONS §3: the plan's methods, and among them the user's saved ones when there are any. */
+export function payoutMethodRefusal(plan: PlanId, savedMethods: readonly PayoutMethod[], method: PayoutMethod): Refusal | null {
+  if (!isPayoutMethodAllowed(plan, method)) return refuse(403, 'payout_method_not_allowed', payoutNotAllowedMessage(plan, method));
+  if (!cashoutMethodChoices(plan, [...savedMethods]).includes(method)) return refuse(403, 'payout_method_not_saved', methodNotSavedMessage(method));
+  return null;
+}
+
+/** Why the card cannot pay `amountCents` out, or null when it can. */
+export function cashoutCardRefusal(card: Pick<CardFacts, 'status' | 'frozen' | 'remainingAmountCents'> | undefined, amountCents: number): Refusal | null {
+  if (!card) return refuse(404, 'not_found', CARD_NOT_FOUND_MESSAGE);
+  if (card.remainingAmountCents <= 0) return refuse(409, 'no_balance', CASHOUT_MESSAGES.noBalance);
+  if (card.frozen) return refuse(409, 'card_frozen', CARD_FROZEN_MESSAGE);
+  if (!(CASHOUT_CARD_STATUSES as readonly string[]).includes(card.status)) return refuse(409, 'card_not_cashable', CARD_NOT_CASHABLE_MESSAGE);
+  if (card.remainingAmountCents < amountCents) return refuse(400, 'validation_error', exceedsBalanceMessage(card.remainingAmountCents));
+  return null;
+}
+
+export function planCashout(facts: CashoutFacts): CashoutPlan | Refusal {
+  const { request } = facts;
+  if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) return refuse(400, 'validation_error', CASHOUT_MESSAGES.invalidAmount);
+  if (request.amountCents < CASHOUT_MIN_AMOUNT_CENTS) return refuse(400, 'validation_error', CASHOUT_MESSAGES.belowMinimum);
+  const methodRefusal = payoutMethodRefusal(facts.plan, facts.savedMethods, request.payoutMethod);
+  if (methodRefusal) return methodRefusal;
+  if (facts.card) {
+    const cardRefusal = cashoutCardRefusal(facts.card, request.amountCents);
+    if (cardRefusal) return cardRefusal;
+  }
+
+  const fee = cashoutFee({ amountCents: request.amountCents, plan: facts.plan, promoActive: isPromoActive({ promoEnd: facts.promoEnd, now: facts.now }) });
+  const lines: JournalLine[] = [
+    { account: { card: request.cardId }, amountCents: -request.amountCents },
+    { account: { system: 'payouts' }, amountCents: fee.netCents },
+    { account: { system: 'cashoutFeeRevenue' }, amountCents: fee.feeCents },
+  ];
+  assertJournalBalanced(lines);
+  return {
+    ok: true,
+    fee,
+    debit: { cardId: request.cardId, amountCents: request.amountCents, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES, validAt: null },
+    journal: { kind: 'cashout', memo: `cashout to ${request.payoutMethod}`, lines },
+    record: { type: 'cashout', amountCents: request.amountCents, feeCents: fee.feeCents, netAmountCents: fee.netCents, payoutMethod: request.payoutMethod },
+    effects: [{ kind: 'payout', method: request.payoutMethod, amountCents: fee.netCents }],
+    marksMethodUsed: facts.savedMethods.includes(request.payoutMethod),
+  };
+}
