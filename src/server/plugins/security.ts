@@ -49,7 +49,28 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
   // Every API answer may carry personal or card data: never cache it anywhere.
-  if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  if (isApiRequest(request)) reply.header('cache-control', 'no-store');
+}
+
+/**
+ * Whether a request is for the API, decided on the route the router matched (its normalised
+ * path), never on the raw URL: `/%61pi/me` reaches GET /api/me, so it is an API request too
+ * (DECISIONS §6). A request that matched no route (a 404, an address that does not decode) counts
+ * as one as well, so its answer is never cached either.
+ */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const route = routeUrlOf(request);
+  return route === undefined || route.startsWith('/api/');
+}
+
+/** The matched route's path ('/api/me', '/api/cards/:id'), or undefined when none matched. */
+export function routeUrlOf(request: FastifyRequest): string | undefined {
+  // The router's own errors (plugins/errors.ts, frameworkErrors) come before any route is known.
+  try {
+    return request.routeOptions.url;
+  } catch {
+    return undefined;
+  }
 }
 
 // The CSRF refusal itself runs in plugins/request-order.ts, after the session check (one order).

@@ -56,7 +56,8 @@ export const sessionPlugin = fp(
     app.addHook('onRequest', async (request, reply) => {
       request.auth = null;
       // Static files and the SPA need no session; only the API reads it (one lookup per request).
-      if (!request.url.startsWith('/api/')) return;
+      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (DECISIONS §6).
+      if (!request.routeOptions.url?.startsWith('/api/')) return;
       const token = request.cookies[SESSION_COOKIE];
       if (token === undefined) return;
       if (!isWellFormedToken(token)) {
