@@ -487,8 +487,11 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       expect((await c.request('POST', '/api/auth/reauthenticate', { password: 'Wrong-Pass-1' })).json()).toEqual({
         error: { code: 'wrong_password', message: 'That password is incorrect. Please try again.' },
       });
-      expect((await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(204);
-      const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+      const reauthenticated = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
+      expect(reauthenticated.statusCode).toBe(204);
+      // The session was rotated (DECISIONS §6): the old one is gone, the new one has the mark.
+      expect(await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash))).toEqual([]);
+      const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(sessionCookieOf(reauthenticated)!.value)));
       expect(row?.reauthenticatedAt?.getTime()).toBe(clock.getTime());
       expect((await client(t.app, freshIp()).request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(401);
     });

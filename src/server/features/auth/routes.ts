@@ -16,7 +16,7 @@ import { errorResponse } from '../../../contracts/common';
 import { loginTwoFactorRequest } from '../../../contracts/two-factor';
 import { profile } from '../../../contracts/me';
 import { audit } from '../../lib/audit';
-import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
+import { clearSessionCookie, deleteSession, requireUser, rotateSession, setSessionCookie } from '../../plugins/session';
 import { checkCurrentPassword } from './check-password';
 import { limitByIpAndEmail, limitResetConfirm } from './limits';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset';
@@ -180,7 +180,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Confirm the password again in this session (before revealing card details)',
+        summary: 'Confirm the password again (before revealing card details); the session is rotated: a new cookie, the old one ends',
         body: reauthenticateRequest,
         response: { 204: noContent, ...errors },
       },
@@ -196,7 +196,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         failureEvent: 'reauthentication_failed',
         wrongMessage: AUTH_MESSAGES.passwordWrong,
       });
-      await markReauthenticated(app.db, auth.sessionId, now);
+      // A new session (new token) with the password marked as entered; the old cookie is dead.
+      await rotateSession(request, reply, { passwordEntered: true });
       await audit(app.db, { userId: auth.userId, event: 'reauthenticated', ip: request.ip, at: now });
       return reply.status(204).send(null);
     },
