@@ -4,11 +4,12 @@
 // requests from the machine itself: a loopback peer (the socket's own address, whatever
 // TRUST_PROXY says) and no forwarding header (a proxy on this machine relays strangers). Any
 // other request, and every request outside demo mode, gets the router's 404: it does not exist.
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mailboxResponse } from '../../../contracts/auth';
 import { errorResponse } from '../../../contracts/common';
+import { PURGED_BODY } from '../../adapters/mailer';
 import { outbox } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { PUBLIC } from '../../plugins/request-order';
@@ -63,7 +64,8 @@ export const devRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows = await app.db
         .select({ id: outbox.id, to: outbox.toAddress, subject: outbox.subject, text: outbox.textBody, createdAt: outbox.createdAt })
         .from(outbox)
-        .where(eq(outbox.status, 'stored'))
+        // A body deleted after 24 hours (adapters/mailer.ts) leaves nothing worth listing.
+        .where(and(eq(outbox.status, 'stored'), ne(outbox.textBody, PURGED_BODY)))
         .orderBy(desc(outbox.createdAt), desc(outbox.id))
         .limit(MAILBOX_LIMIT);
       return { messages: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };
