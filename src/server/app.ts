@@ -35,6 +35,7 @@ import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
 import { createAdapters, type Adapters } from './adapters';
 import { createEffectDrain, type EffectDrain } from './effects/drain';
+import { createAfterAnswer, type AfterAnswer } from './lib/after-answer';
 
 
 declare module 'fastify' {
@@ -45,6 +46,8 @@ declare module 'fastify' {
     adapters: Adapters;
     /** Carries out committed money effects (captures, voids, payouts, rebates): decision 030. */
     effects: EffectDrain;
+    /** Work done after an answer has gone out (the password-reset e-mail): lib/after-answer.ts. */
+    afterAnswer: AfterAnswer;
     /** The current time; tests may move it. */
     now(): Date;
   }
@@ -92,6 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('effects', createEffectDrain({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
   // A drain in flight finishes its calls and records their outcomes before the database closes.
   app.addHook('onClose', () => app.effects.idle());
+  app.decorate('afterAnswer', createAfterAnswer(app.log));
+  app.addHook('onClose', () => app.afterAnswer.idle());
   setRateLimitsDisabled(options.config.rateLimitDisabled);
   if (options.config.rateLimitDisabled) app.log.warn('RATE_LIMIT_DISABLED=true: sign-in, registration and reset are not rate-limited (benchmarks only)');
 
