@@ -26,6 +26,9 @@ export const CARD_SCRUBBER_EXEMPT_FIELDS: ReadonlySet<string> = new Set([
   'code',
   'challengeId',
   'detail',
+  // An e-mail address is an identifier, not free text: "ann.1764082530123@example.com" must
+  // reach the account as typed even when its digits happen to pass Luhn.
+  'email',
 ]);
 
 export const cardScrubberPlugin = fp(
