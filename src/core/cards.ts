@@ -259,14 +259,3 @@ export function validateBnplCardEntry(
   if (!/^\d{3,4}$/.test(cvv)) return { ok: false, message: CARD_MESSAGES.bnplInvalidCvv };
   return { ok: true, number, expiryMonth, expiryYear, cvv };
 }
-
-export const CARD_NUMBER_REDACTED = '[card number removed]';
-
-/**
- * Replaces anything that looks like a payment card number (a Luhn-valid run of 13–19 digits,
- * also when grouped with spaces or dashes) in free text, so a number a user pastes into a
- * support message never reaches the outbox or a mailbox.
- */
-export function redactCardNumbers(text: string): string {
-  return text.replace(/\d(?:[ -]?\d){12,18}/g, (run) => (luhnValid(run.replace(/[ -]/g, '')) ? CARD_NUMBER_REDACTED : run));
-}

@@ -1,8 +1,8 @@
 // Process entry point: read config, open the database (running migrations), listen, and shut
 // down cleanly on SIGINT/SIGTERM so Ctrl-C never leaves PGlite's data half-written.
-import pino from 'pino';
-import { buildApp, LOG_REDACT_PATHS } from './app';
+import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
 import { openDatabase } from './db/client';
 import { startScheduler } from './scheduler';
 
@@ -17,7 +17,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+  const logger = createLogger({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   logger.info({ engine: database.engine, demoMode: config.demoMode }, 'database ready');
 

@@ -4,6 +4,7 @@ import { EXPIRE_CARDS_INTERVAL_MS, expireCards } from './features/cards/expire-c
 import { purgeAuthState } from './features/auth/purge-auth-state';
 import { purgePasskeyChallenges } from './features/passkeys/passkey-challenges';
 import { processSubscriptionPeriodEnds } from './features/subscription/period-ends';
+import { purgeOutboxBodies } from './adapters/mailer';
 
 export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyInstance): Promise<void> };
 
@@ -14,6 +15,8 @@ export const scheduledJobs: ScheduledJob[] = [
   { name: 'expire-cards', intervalMs: EXPIRE_CARDS_INTERVAL_MS, run: async (app) => void (await expireCards(app.db, app.now())) },
   { name: 'purge-idempotency-keys', intervalMs: 60 * 60 * 1000, run: (app) => purgeExpiredIdempotencyKeys(app.db, app.now()) },
   { name: 'deliver-outbox', intervalMs: 30 * 1000, run: async (app) => void (await app.adapters.mailer.flush()) },
+  // A stored message's body (a reset link) is deleted after 24 hours, a delivered one's at once.
+  { name: 'purge-outbox-bodies', intervalMs: 15 * 60 * 1000, run: async (app) => void (await purgeOutboxBodies(app.db, app.now())) },
   // Money effects are drained after each commit that writes them; this picks up retries and
   // whatever a crashed instance left (decision 030).
   { name: 'drain-money-effects', intervalMs: 5 * 1000, run: async (app) => void (await app.effects.drain()) },

@@ -63,7 +63,7 @@ test('turn on two-factor in settings, then sign in with a code and with a recove
   expect(shownKey).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/);
   const secretBase32 = shownKey.replace(/\s/g, '');
   await expect(panel.locator('.two-factor-uri')).toHaveText(
-    `otpauth://totp/PayWeave:${encodeURIComponent(email)}?secret=${secretBase32}&issuer=PayWeave&algorithm=SHA1&digits=6&period=30`,
+    `otpauth://totp/PayWeave:${encodeURIComponent(email)}?issuer=PayWeave&secret=${secretBase32}&algorithm=SHA1&digits=6&period=30`,
   );
   await expectAxeClean(page, 'the two-factor setup step', '.two-factor-panel');
   const secret = base32Decode(secretBase32);

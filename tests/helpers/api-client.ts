@@ -21,19 +21,33 @@ export function sessionCookieFrom(response: LightMyRequestResponse): string {
   return session;
 }
 
+/** A signed-in user; like a browser, it keeps the new session cookie when the server rotates it (re-authentication). */
 export function asUser(app: FastifyInstance, email: string, cookie: string): ApiUser {
-  return {
+  const user: ApiUser = {
     email,
     cookie,
-    request(method, url, body, headers = {}) {
-      return app.inject({
+    async request(method, url, body, headers = {}) {
+      const response = await app.inject({
         method,
         url,
-        headers: { cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: { cookie: user.cookie, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
         ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
       });
+      const rotated = newSessionCookieOf(response);
+      if (rotated && !('cookie' in headers)) user.cookie = rotated;
+      return response;
     },
   };
+  return user;
+}
+
+function newSessionCookieOf(response: LightMyRequestResponse): string | undefined {
+  try {
+    const cookie = sessionCookieFrom(response);
+    return cookie === 'pw_session=' ? undefined : cookie;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function registerUser(app: FastifyInstance, email = `user-${randomUUID()}@example.com`): Promise<ApiUser> {

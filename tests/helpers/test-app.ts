@@ -17,6 +17,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     // A failed money effect is retried at once in tests (the drain's back-off is tested apart).
     EFFECT_RETRY_BASE_MS: '0',
+    // Live mode refuses to start without SMTP (DECISIONS §6): a closed local port, so a live-mode
+    // test's mail is attempted, refused at once and retried later, never delivered anywhere.
+    ...(overrides.DEMO_MODE === 'false' ? { SMTP_URL: 'smtp://127.0.0.1:9' } : {}),
     ...overrides,
   });
 }

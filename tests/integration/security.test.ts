@@ -321,6 +321,7 @@ describe.skipIf(!run)(`card secrets are never kept: tables, outbox and trace log
       expect(luhnValid(virtualNumber)).toBe(true);
       // And an e-mail in the outbox.
       await app.inject({ method: 'POST', url: '/api/auth/password-reset', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: user.email }) });
+      await app.afterAnswer.idle();
 
       const logs = logChunks.join('');
       expect(logs.length).toBeGreaterThan(1_000);

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
-import type { Db } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { outbox } from '../db/schema';
 import type { DemoCallLog } from './demo-calls';
 
@@ -25,6 +25,14 @@ const CLAIM_LEASE_MS = 5 * 60 * 1000;
 /** Wait before attempt n+1 after n failures. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
 const SMTP_TIMEOUT_MS = 10_000;
+/**
+ * How long a message's body is kept when it was not delivered (DECISIONS §6): a reset or
+ * verification link must not wait in the database for whoever reads it later. A delivered
+ * message's body is deleted at once; only its envelope (address, subject, times) stays.
+ */
+export const OUTBOX_BODY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A purged body reads as empty; the demo mailbox lists only messages that still have one. */
+export const PURGED_BODY = '';
 
 /**
  * `calls` (demo mode): every delivery is recorded as `mailer.send` with the reference
@@ -85,7 +93,11 @@ export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () =>
           return { messageId: String(info.messageId) };
         };
         await (calls ? calls.call('mailer.send', `mail:${message.id}`, undefined, deliver) : deliver());
-        await db.update(outbox).set({ status: 'sent', sentAt: now(), nextAttemptAt: null, lastError: null }).where(eq(outbox.id, message.id));
+        // Delivered: the body (perhaps a reset link) is not kept.
+        await db
+          .update(outbox)
+          .set({ status: 'sent', sentAt: now(), nextAttemptAt: null, lastError: null, textBody: PURGED_BODY, htmlBody: null })
+          .where(eq(outbox.id, message.id));
         sent += 1;
       } catch (error) {
         const failedFinally = message.attempts >= MAX_DELIVERY_ATTEMPTS;
@@ -142,4 +154,26 @@ export function createMailer(config: Pick<Config, 'smtpUrl'>, db: Db, now: () =>
       return running;
     },
   };
+}
+
+/**
+ * Deletes the bodies the outbox may no longer keep (scheduled job): those of delivered messages,
+ * and of every message older than OUTBOX_BODY_RETENTION_MS, delivered or not. A message still
+ * waiting for delivery by then gives up ('failed'): an e-mail a day late is not worth its link.
+ * Returns how many bodies were deleted.
+ */
+export async function purgeOutboxBodies(db: DbOrTx, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - OUTBOX_BODY_RETENTION_MS);
+  const rows = await db
+    .update(outbox)
+    .set({
+      textBody: PURGED_BODY,
+      htmlBody: null,
+      status: sql`case when ${outbox.status} = 'pending' then 'failed' else ${outbox.status} end`,
+      lastError: sql`case when ${outbox.status} = 'pending' then 'not delivered within 24 hours; body deleted' else ${outbox.lastError} end`,
+      nextAttemptAt: null,
+    })
+    .where(and(or(eq(outbox.status, 'sent'), lt(outbox.createdAt, cutoff)), or(ne(outbox.textBody, PURGED_BODY), sql`${outbox.htmlBody} is not null`)))
+    .returning({ id: outbox.id });
+  return rows.length;
 }

@@ -96,8 +96,9 @@ describe('base32 (RFC 4648 §10 test vectors)', () => {
 describe('otpauth URI', () => {
   it('names the issuer and the account and carries the parameters', () => {
     const uri = otpauthUri({ secretBase32: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', account: 'ann+2fa@example.com' });
-    expect(uri).toBe(
-      'otpauth://totp/PayWeave:ann%2B2fa%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=PayWeave&algorithm=SHA1&digits=6&period=30',
-    );
+    // The parameters' order is the library's (otpauth, decision 075); apps read them by name.
+    const [path, query] = uri.split('?');
+    expect(path).toBe('otpauth://totp/PayWeave:ann%2B2fa%40example.com');
+    expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', issuer: 'PayWeave', algorithm: 'SHA1', digits: '6', period: '30' });
   });
 });

@@ -1,20 +1,48 @@
+// Security headers (DECISIONS §6; decision 076): helmet sets the standard ones from one options
+// object; the few it cannot express (Permissions-Policy, HSTS only over https, Cache-Control on API
+// answers, the request id) are set beside it. The CSRF check's rule lives here too.
+import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 // CSP without inline scripts (Vite emits only external modules). Inline styles are allowed
 // because the accessible primitives position popovers with style attributes.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+export const HELMET_OPTIONS = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+  xContentTypeOptions: true,
+  xFrameOptions: { action: 'deny' },
+  crossOriginOpenerPolicy: { policy: 'same-origin' },
+  // Only over https, which helmet cannot tell: set below.
+  strictTransportSecurity: false,
+  // The headers PayWeave has not sent so far stay off, so the switch to helmet changes nothing a
+  // browser sees (decision 076 lists them as candidates).
+  crossOriginEmbedderPolicy: false,
+  crossOriginResourcePolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  xPoweredBy: false,
+} as const;
+
+const applyHelmet = helmet(HELMET_OPTIONS);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -36,25 +64,50 @@ export function isCrossSite(request: FastifyRequest): boolean {
   return fetchSite === 'cross-site' || fetchSite === 'same-site';
 }
 
-/** The headers every answer carries; also used for the router's own errors, which skip hooks. */
-export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+/** The headers helmet cannot express: the request id, Permissions-Policy, HSTS over https, no-store on the API. */
+function setOwnSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
-  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
-  reply.header('cross-origin-opener-policy', 'same-origin');
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
   if (request.protocol === 'https') {
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
   // Every API answer may carry personal or card data: never cache it anywhere.
-  if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  if (isApiRequest(request)) reply.header('cache-control', 'no-store');
+}
+
+/** Every header of an answer, for the router's own errors (plugins/errors.ts), which skip the hooks. */
+export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  applyHelmet(request.raw, reply.raw, (error?: unknown) => {
+    if (error) throw error;
+  });
+  setOwnSecurityHeaders(request, reply);
+}
+
+/**
+ * Whether a request is for the API, decided on the route the router matched (its normalised
+ * path), never on the raw URL: `/%61pi/me` reaches GET /api/me, so it is an API request too
+ * (DECISIONS §6). A request that matched no route (a 404, an address that does not decode) counts
+ * as one as well, so its answer is never cached either.
+ */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const route = routeUrlOf(request);
+  return route === undefined || route.startsWith('/api/');
+}
+
+/** The matched route's path ('/api/me', '/api/cards/:id'), or undefined when none matched. */
+export function routeUrlOf(request: FastifyRequest): string | undefined {
+  // The router's own errors (plugins/errors.ts, frameworkErrors) come before any route is known.
+  try {
+    return request.routeOptions.url;
+  } catch {
+    return undefined;
+  }
 }
 
 // The CSRF refusal itself runs in plugins/request-order.ts, after the session check (one order).
 export const securityPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(fastifyHelmet, { ...HELMET_OPTIONS, global: true });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    setSecurityHeaders(request, reply);
+    setOwnSecurityHeaders(request, reply);
   });
 });

@@ -9,7 +9,7 @@ import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError, unauthorized } from '../lib/errors';
 import { hashToken, isWellFormedToken, newToken } from '../lib/tokens';
-import { changed } from '../lib/transaction';
+import { changed, inTransaction } from '../lib/transaction';
 
 export const SESSION_COOKIE = 'pw_session';
 export const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -56,7 +56,8 @@ export const sessionPlugin = fp(
     app.addHook('onRequest', async (request, reply) => {
       request.auth = null;
       // Static files and the SPA need no session; only the API reads it (one lookup per request).
-      if (!request.url.startsWith('/api/')) return;
+      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (DECISIONS §6).
+      if (!request.routeOptions.url?.startsWith('/api/')) return;
       const token = request.cookies[SESSION_COOKIE];
       if (token === undefined) return;
       if (!isWellFormedToken(token)) {
@@ -114,7 +115,16 @@ export type NewSession = { sessionId: string; token: string; expiresAt: Date; re
 /** Stores a new session (in the caller's transaction) and returns its token for the cookie. */
 export async function createSession(
   db: DbOrTx,
-  input: { userId: string; remember: boolean; now: Date; ip?: string | null; userAgent?: string | null; passwordEntered?: boolean },
+  input: {
+    userId: string;
+    remember: boolean;
+    now: Date;
+    ip?: string | null;
+    userAgent?: string | null;
+    passwordEntered?: boolean;
+    /** When the password was last entered, if not now (a rotated session keeps its predecessor's). */
+    reauthenticatedAt?: Date | null;
+  },
 ): Promise<NewSession> {
   const token = newToken();
   const expiresAt = new Date(input.now.getTime() + (input.remember ? REMEMBER_ME_MS : BROWSER_SESSION_MAX_MS));
@@ -127,7 +137,7 @@ export async function createSession(
       createdAt: input.now,
       lastSeenAt: input.now,
       expiresAt,
-      reauthenticatedAt: input.passwordEntered ? input.now : null,
+      reauthenticatedAt: input.passwordEntered ? input.now : (input.reauthenticatedAt ?? null),
       ip: input.ip ?? null,
       userAgent: input.userAgent ? input.userAgent.slice(0, 300) : null,
     })
@@ -150,6 +160,38 @@ export async function deleteUserSessions(db: DbOrTx, userId: string, keepSession
   const rows = await db.delete(sessions).where(where).returning({ id: sessions.id });
   changed(db, { kind: 'sessions-of', userId });
   return rows.length;
+}
+
+/**
+ * Re-authentication rotates the session (DECISIONS §6): after the user proved again who they
+ * are (password, authenticator code), the session they had is deleted and a new one, with a new
+ * token, takes its place; the answer carries the new cookie. Whoever copied the old cookie holds
+ * nothing. The new session keeps the old one's remember-me choice; `passwordEntered` marks the
+ * password as entered now (for requireRecentPassword), otherwise the old mark is carried over.
+ */
+export async function rotateSession(request: FastifyRequest, reply: FastifyReply, input: { passwordEntered: boolean }): Promise<SessionAuth> {
+  const auth = requireUser(request);
+  const app = request.server;
+  const now = app.now();
+  const session = await inTransaction(app.db, async (tx) => {
+    const [old] = await tx.delete(sessions).where(eq(sessions.id, auth.sessionId)).returning();
+    // Ended meanwhile (signed out elsewhere, password reset): there is nothing to carry on.
+    if (!old) throw unauthorized();
+    changed(tx, { kind: 'session', sessionId: old.id });
+    return createSession(tx, {
+      userId: old.userId,
+      remember: old.remember,
+      now,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      passwordEntered: input.passwordEntered,
+      reauthenticatedAt: old.reauthenticatedAt,
+    });
+  });
+  setSessionCookie(request, reply, session);
+  request.auth = { userId: auth.userId, sessionId: session.sessionId };
+  reauthenticatedAtByRequest.set(request, input.passwordEntered ? now : (reauthenticatedAtByRequest.get(request) ?? null));
+  return request.auth;
 }
 
 export async function markReauthenticated(db: DbOrTx, sessionId: string, now: Date): Promise<void> {

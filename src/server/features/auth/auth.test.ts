@@ -490,8 +490,11 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       expect((await c.request('POST', '/api/auth/reauthenticate', { password: 'Wrong-Pass-1' })).json()).toEqual({
         error: { code: 'wrong_password', message: 'That password is incorrect. Please try again.' },
       });
-      expect((await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(204);
-      const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash));
+      const reauthenticated = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
+      expect(reauthenticated.statusCode).toBe(204);
+      // The session was rotated (DECISIONS §6): the old one is gone, the new one has the mark.
+      expect(await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash))).toEqual([]);
+      const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(sessionCookieOf(reauthenticated)!.value)));
       expect(row?.reauthenticatedAt?.getTime()).toBe(clock.getTime());
       expect((await client(t.app, freshIp()).request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD })).statusCode).toBe(401);
     });
@@ -634,7 +637,7 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       const email = freshEmail('mailbox');
       await registerVia(client(t.app, freshIp()), email);
       await client(t.app, freshIp()).request('POST', '/api/auth/password-reset', { email });
-      const res = await client(t.app, freshIp()).request('GET', '/api/dev/mailbox');
+      const res = await client(t.app, '127.0.0.1').request('GET', '/api/dev/mailbox');
       expect(res.statusCode).toBe(200);
       const { messages } = res.json() as { messages: Array<{ to: string; subject: string; text: string }> };
       const mine = messages.find((m) => m.to === email);

@@ -17,7 +17,7 @@ import { TWO_FACTOR_MESSAGES, loginTwoFactorRequest, twoFactorUnlockRequest, two
 import { profile } from '../../../contracts/me';
 import { audit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { clearSessionCookie, deleteSession, markReauthenticated, requireUser, setSessionCookie } from '../../plugins/session';
+import { clearSessionCookie, deleteSession, requireUser, rotateSession, setSessionCookie } from '../../plugins/session';
 import { checkCurrentPassword } from './check-password';
 import { limitByIpAndEmail, limitSignIn, limitTokenChecks } from './limits';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset';
@@ -161,7 +161,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        security: PUBLIC, summary: 'Ask for a password-reset e-mail (the same answer whether or not the account exists)',
+        security: PUBLIC, summary: 'Ask for a password-reset e-mail (the same answer, in the same time, whether or not the account exists; the e-mail is queued after the answer)',
         body: passwordResetRequest,
         response: { 202: passwordResetAccepted, ...errors },
       },
@@ -169,8 +169,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const now = app.now();
       await limitByIpAndEmail(app.db, { action: 'passwordReset', ip: request.ip, email: request.body.email });
-      const queued = await requestPasswordReset(app.db, app.adapters.mailer, { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl });
-      if (queued) deliverMailSoon(app);
+      // The same answer in the same time for every address (DECISIONS §6): both paths have done
+      // exactly the same work so far; looking the address up, the link and the e-mail come after.
+      const input = { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl };
+      app.afterAnswer.run('password-reset', async () => {
+        if (await requestPasswordReset(app.db, app.adapters.mailer, input)) deliverMailSoon(app);
+      });
       return reply.status(202).send({ message: AUTH_MESSAGES.resetRequested });
     },
   );
@@ -207,7 +211,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Confirm the password again in this session (before revealing card details)',
+        summary: 'Confirm the password again (before revealing card details); the session is rotated: a new cookie, the old one ends',
         body: reauthenticateRequest,
         response: { 204: noContent, ...errors, ...hashing },
       },
@@ -223,7 +227,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         failureEvent: 'reauthentication_failed',
         wrongMessage: AUTH_MESSAGES.passwordWrong,
       });
-      await markReauthenticated(app.db, auth.sessionId, now);
+      // A new session (new token) with the password marked as entered; the old cookie is dead.
+      await rotateSession(request, reply, { passwordEntered: true });
       await audit(app.db, { userId: auth.userId, event: 'reauthenticated', ip: request.ip, at: now });
       return reply.status(204).send(null);
     },

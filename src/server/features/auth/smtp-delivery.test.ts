@@ -89,7 +89,7 @@ describe.skipIf(!run)('e-mail delivery through SMTP (SMTP_URL set)', () => {
     expect(row?.sentAt).toBeInstanceOf(Date);
 
     // Delivered mail is not shown in the demo mailbox.
-    const mailbox = await client(t.app, '10.9.0.3').request('GET', '/api/dev/mailbox');
+    const mailbox = await client(t.app, '127.0.0.1').request('GET', '/api/dev/mailbox');
     expect((mailbox.json() as { messages: Array<{ to: string }> }).messages.some((m) => m.to === email)).toBe(false);
   });
 

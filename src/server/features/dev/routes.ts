@@ -1,26 +1,71 @@
-// The demo mailbox (DECISIONS §6): in demo mode, e-mails that were not sent through SMTP stay in
-// the outbox and are listed here, so a demo user can open the reset link. Outside demo mode the
-// endpoint does not exist (404). Messages delivered by SMTP are never listed.
-import { desc, eq } from 'drizzle-orm';
+// The demo mailbox (DECISIONS §6): e-mails that were not sent through SMTP stay in the outbox and
+// are listed here, so a newcomer running PayWeave on their own machine can open the reset link.
+// Whoever reads another person's reset link owns that account, so the mailbox answers only
+// requests from the machine itself: a loopback peer (the socket's own address, whatever
+// TRUST_PROXY says) and no forwarding header (a proxy on this machine relays strangers). Any
+// other request, and every request outside demo mode, gets the router's 404: it does not exist.
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mailboxResponse } from '../../../contracts/auth';
 import { errorResponse } from '../../../contracts/common';
+import { PURGED_BODY } from '../../adapters/mailer';
 import { outbox } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { PUBLIC } from '../../plugins/request-order';
 
 export const MAILBOX_LIMIT = 50;
 
+/** Headers a proxy adds for the client it relays; any of them means the request came from elsewhere. */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-server',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
+  'x-original-forwarded-for',
+  'via',
+];
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form (a dual-stack socket reports ::ffff:127.0.0.1). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const bare = address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)) return bare.split('.').every((octet) => Number(octet) <= 255);
+  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
+}
+
+/** Whether the request was made on this machine, by a client connected to us directly. */
+export function isFromThisMachine(request: FastifyRequest): boolean {
+  if (!isLoopbackAddress(request.raw.socket?.remoteAddress)) return false;
+  return FORWARDING_HEADERS.every((name) => request.headers[name] === undefined);
+}
+
 export const devRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/dev/mailbox',
-    { schema: { tags: ['dev'], security: PUBLIC, summary: 'Demo mode only: the newest stored e-mails', response: { 200: mailboxResponse, 404: errorResponse } } },
+    {
+      schema: {
+        tags: ['dev'],
+        security: PUBLIC,
+        summary: 'Demo mode, and only from the machine itself (loopback, no forwarding headers): the newest stored e-mails',
+        response: { 200: mailboxResponse, 404: errorResponse },
+      },
+    },
     async (request) => {
-      if (!app.config.demoMode) throw notFound(`No such endpoint: GET ${request.url.split('?')[0]}`);
+      if (!app.config.demoMode || !isFromThisMachine(request)) throw notFound(`No such endpoint: GET ${request.routeOptions.url ?? '/api/dev/mailbox'}`);
       const rows = await app.db
         .select({ id: outbox.id, to: outbox.toAddress, subject: outbox.subject, text: outbox.textBody, createdAt: outbox.createdAt })
         .from(outbox)
-        .where(eq(outbox.status, 'stored'))
+        // A body deleted after 24 hours (adapters/mailer.ts) leaves nothing worth listing.
+        .where(and(eq(outbox.status, 'stored'), ne(outbox.textBody, PURGED_BODY)))
         .orderBy(desc(outbox.createdAt), desc(outbox.id))
         .limit(MAILBOX_LIMIT);
       return { messages: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })) };

@@ -6,7 +6,7 @@ import { changeEmailRequest, changePasswordRequest } from '../../../contracts/au
 import { errorResponse } from '../../../contracts/common';
 import { profile } from '../../../contracts/me';
 import { unauthorized } from '../../lib/errors';
-import { requireUser } from '../../plugins/session';
+import { requireUser, rotateSession } from '../../plugins/session';
 import { deliverMailSoon } from '../../lib/mail';
 import { changeEmail } from './change-email';
 import { changePassword } from './change-password';
@@ -40,7 +40,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: profile, ...errors, 503: errorResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = requireUser(request);
       const updated = await changeEmail(app.db, app.adapters.mailer, {
         userId: auth.userId,
@@ -50,6 +50,8 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
+      // The password was entered again: re-authentication rotates the session (DECISIONS §6).
+      await rotateSession(request, reply, { passwordEntered: true });
       deliverMailSoon(app);
       return updated;
     },
@@ -77,6 +79,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
+      await rotateSession(request, reply, { passwordEntered: true });
       deliverMailSoon(app);
       return reply.status(204).send(null);
     },

@@ -11,7 +11,7 @@ import {
   twoFactorSetupResponse,
   twoFactorStatusResponse,
 } from '../../../contracts/two-factor';
-import { requireRecentPassword, requireUser } from '../../plugins/session';
+import { requireRecentPassword, requireUser, rotateSession } from '../../plugins/session';
 import { deliverMailSoon } from '../../lib/mail';
 import { totpKey } from '../auth';
 import {
@@ -65,7 +65,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recoveryCodesResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = requireUser(request);
       const result = await enableTwoFactor(app.db, app.adapters.mailer, {
         userId: auth.userId,
@@ -76,6 +76,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
+      // A code from the app proved the second factor again: re-authentication rotates the session.
+      await rotateSession(request, reply, { passwordEntered: false });
       deliverMailSoon(app);
       return result;
     },
@@ -103,6 +105,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
+      await rotateSession(request, reply, { passwordEntered: true });
       deliverMailSoon(app);
       return reply.status(204).send(null);
     },
@@ -119,7 +122,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: recoveryCodesResponse, ...errors, 503: errorResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = requireUser(request);
       const result = await regenerateRecoveryCodes(app.db, app.adapters.mailer, {
         userId: auth.userId,
@@ -129,6 +132,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
+      await rotateSession(request, reply, { passwordEntered: true });
       deliverMailSoon(app);
       return result;
     },

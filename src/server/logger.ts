@@ -1,0 +1,76 @@
+// The one pino logger (main.ts builds it; tests build it with their own stream). Nothing secret
+// reaches a log line, whatever a future log call includes (DECISIONS §6):
+//  - secret fields by name (cookies, passwords, card numbers, CVVs, tokens): pino's redaction;
+//  - token-bearing URLs anywhere (a request line `/reset-password/confirm?token=...`, a link in a
+//    logged object or message): the token's value becomes [redacted];
+//  - card numbers in any logged text: the card scrubber (core/card-scrubber.ts).
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { scrubCardNumbers } from '../core/card-scrubber';
+
+export const LOG_REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.confirmPassword',
+  '*.cardNumber',
+  '*.cvv',
+  '*.token',
+];
+
+export const REDACTED = '[redacted]';
+
+/** Query or fragment parameters whose value is a credential (a reset or verification link, a code). */
+const TOKEN_PARAMETER = /([?&#;](?:[\w.-]*token|code|challenge(?:_?id)?|challengeId|secret|key|signature|sig|otp|ticket)=)[^&#\s"'<>]*/gi;
+
+/** `...?token=abc&x=1` → `...?token=[redacted]&x=1`, and card numbers removed; other text unchanged. */
+export function redactLogText(text: string): string {
+  return scrubCardNumbers(text.replace(TOKEN_PARAMETER, `$1${REDACTED}`));
+}
+
+const MAX_WALK_DEPTH = 8;
+
+/** A copy of a logged object with every string passed through redactLogText (plain data only). */
+export function redactLogObject(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactLogText(value);
+  if (value === null || typeof value !== 'object' || depth >= MAX_WALK_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => redactLogObject(item, depth + 1));
+  // Class instances (a request, an error) are left to their serializers below.
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactLogObject(item, depth + 1);
+  return out;
+}
+
+type RequestLike = { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } };
+
+export function createLogger(options: { level: string; stream?: DestinationStream }): Logger {
+  const loggerOptions: LoggerOptions = {
+    level: options.level,
+    redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
+    serializers: {
+      // Fastify logs every request with its URL: a reset link's token must not be in it.
+      req: (request: RequestLike) => ({
+        method: request.method,
+        url: request.url === undefined ? undefined : redactLogText(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      err: (error: Error) => redactLogObject(pino.stdSerializers.err(error)) as ReturnType<typeof pino.stdSerializers.err>,
+    },
+    formatters: {
+      log: (object) => redactLogObject(object) as Record<string, unknown>,
+    },
+    hooks: {
+      // The message string too (`log.info('sent ' + link)`), and any printf-style arguments.
+      logMethod(args, method) {
+        return method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactLogText(arg) : arg)) as Parameters<typeof method>);
+      },
+    },
+  };
+  return options.stream ? pino(loggerOptions, options.stream) : pino(loggerOptions);
+}
