@@ -4,13 +4,20 @@
 // purchases with idempotency keys, retrying what fails with the same key. The primary is lost
 // three ways: its postmaster killed (-9), its whole node killed (Patroni and postmaster, -9), and
 // a planned switchover. After each: every request answered 2xx is on the new primary exactly
-// once, no money row was written twice, the ledger balances, the same two processes still serve,
+// once, no money row was written twice, no payout or capture left twice (counted from the calls
+// the demo outside systems received), the ledger balances, the same two processes still serve,
 // and the lost node comes back as a replica (pg_rewind).
 import { spawnSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/server/lib/paths';
+import type { DemoCall } from '../../src/server/adapters/demo-calls';
+import type { Db } from '../../src/server/db/client';
+import { countMoney, readCallFile, waitForDrain } from '../helpers/money-count';
 import { removeServerBundle, startServer, type ServerProcess } from '../helpers/server-process';
 import { missingTools, PatroniCluster, PATRONI_TIMINGS } from './cluster';
 import { prepareClient, startStream, windowAfter, type Client, type MoneyRequest, type Window } from './traffic';
@@ -43,6 +50,10 @@ describe('high availability: the primary dies mid-stream', () => {
   const log: MoneyRequest[] = [];
   const figures: string[] = [];
   const instances = () => servers.map((s) => s.url);
+  // Each instance's demo outside systems record every call they receive (DEMO_ADAPTER_LOG), so
+  // that payouts and captures are counted as calls, not as rows (issue 20's money count).
+  const callDir = mkdtempSync(path.join(tmpdir(), 'payweave-ha-calls-'));
+  const callFiles = [0, 1].map((i) => path.join(callDir, `calls-${i}.jsonl`));
 
   beforeAll(async () => {
     expect(missing, `test:ha needs ${missing.join(', ')} (.ci/run installs patroni, etcd-server and haproxy with apt-get)`).toEqual([]);
@@ -50,7 +61,7 @@ describe('high availability: the primary dies mid-stream', () => {
     cluster = await PatroniCluster.start();
     await query(cluster.url(), `create database ${DATABASE}`);
     const env = { TRUST_PROXY: 'true', DB_POOL_SIZE: '8' };
-    servers = await Promise.all([0, 1].map(() => startServer({ databaseUrl: cluster.url(DATABASE), env, readyTimeoutMs: 60_000 })));
+    servers = await Promise.all([0, 1].map((i) => startServer({ databaseUrl: cluster.url(DATABASE), env: { ...env, DEMO_ADAPTER_LOG: callFiles[i]! }, readyTimeoutMs: 60_000 })));
     pids.push(...servers.map((s) => s.child.pid!));
     clients = [];
     for (let i = 0; i < CLIENTS; i += 1) clients.push(await prepareClient(i, instances()[i % 2]!));
@@ -61,6 +72,7 @@ describe('high availability: the primary dies mid-stream', () => {
     await Promise.all(servers.map((s) => s.stop()));
     await cluster?.stop();
     removeServerBundle();
+    rmSync(callDir, { recursive: true, force: true });
     if (figures.length > 0) console.info(`\n=== test:ha figures ===\n${figures.join('\n')}\n`);
   }, 60_000);
 
@@ -158,6 +170,42 @@ describe('high availability: the primary dies mid-stream', () => {
     }
   }
 
+  /**
+   * The money that left, counted from the calls the demo outside systems received (both
+   * instances), once every money effect is drained: one payout per cash-out, one capture per hold
+   * of a completed combine, nothing else (tests/helpers/money-count.ts). The two instances' demo
+   * systems are two copies of one provider; the real one deduplicates by reference across every
+   * caller, so a reference sent by both counts once here, and the duplicates are reported.
+   */
+  async function expectMoneyCountedOnce(): Promise<string> {
+    const pool = new pg.Pool({ connectionString: cluster.url(DATABASE), max: 2 });
+    pool.on('error', () => {});
+    try {
+      const db = drizzle(pool) as unknown as Db;
+      await waitForDrain(db, 60_000);
+      const seen = new Set<string>();
+      let crossInstance = 0;
+      const calls: DemoCall[] = callFiles.flatMap((file) => readCallFile(file)).map((call) => {
+        if (call.outcome !== 'done' && call.outcome !== 'answer-lost') return call;
+        const key = `${call.op} ${call.reference}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          return call;
+        }
+        crossInstance += 1;
+        return { ...call, outcome: 'duplicate' };
+      });
+      const merged = path.join(callDir, 'merged.jsonl');
+      writeFileSync(merged, calls.map((call) => JSON.stringify(call)).join('\n') + '\n');
+      const money = await countMoney(db, merged);
+      expect(money.problems).toEqual([]);
+      const duplicates = calls.filter((call) => call.outcome === 'duplicate').length;
+      return `money counted from ${calls.length} outside calls: ${money.payouts} payouts, ${money.captures} captures, each once; ${duplicates} retries answered as duplicates by reference (${crossInstance} across the two instances)`;
+    } finally {
+      await pool.end();
+    }
+  }
+
   /** `npm run ledger:check` against the cluster's primary (through HAProxy). */
   function ledgerCheck(): string {
     const result = spawnSync('npm', ['run', '--silent', 'ledger:check'], {
@@ -190,6 +238,7 @@ describe('high availability: the primary dies mid-stream', () => {
     const leader = await cluster.leader();
     expect(leader).not.toBe(old);
     await expectExactlyOnce();
+    figures.push(`  ${await expectMoneyCountedOnce()}`);
     figures.push(`  ledger: ${ledgerCheck()}; ${old} rejoined as a replica of ${leader} ${/pg_rewind/i.test(cluster.nodeLog(old)) ? 'with pg_rewind' : '(crash recovery ended at the switch point: no pg_rewind needed)'}`);
     await expectInstancesServe();
     expect(window.firstWriteMs).toBeLessThan(6_000 * 2); // goal < 6 s (recorded); the hard bound leaves room for a loaded CI host
@@ -205,6 +254,7 @@ describe('high availability: the primary dies mid-stream', () => {
     expect(leader).toBeDefined();
     expect(leader).not.toBe(old);
     await expectExactlyOnce();
+    figures.push(`  ${await expectMoneyCountedOnce()}`);
     const ledger = ledgerCheck();
     // The node comes back: its Patroni rewinds the old primary onto the new timeline.
     const restarted = Date.now();
@@ -236,6 +286,7 @@ describe('high availability: the primary dies mid-stream', () => {
     const leader = await cluster.leader();
     expect(leader, output).not.toBe(old);
     await expectExactlyOnce();
+    figures.push(`  ${await expectMoneyCountedOnce()}`);
     figures.push(`  ledger: ${ledgerCheck()}; new primary ${leader}`);
     await expectInstancesServe();
     expect(window.longestGapMs).toBeLessThan(10_000); // goal 2-4 s (recorded); the hard bound leaves room for a loaded CI host
