@@ -65,7 +65,20 @@ type World = {
 };
 
 /** Operations that end the session they are sent with (signing in again replaces it). */
-const SESSION_ENDING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/login/two-factor']);
+// Operations that end the session they are sent with: signing out or in again, and every
+// re-authentication, which rotates the session (DECISIONS §6: a new token, the old one dead).
+const SESSION_ENDING = new Set([
+  'POST /api/auth/logout',
+  'POST /api/auth/login',
+  'POST /api/auth/login/two-factor',
+  'POST /api/auth/reauthenticate',
+  'POST /api/auth/reauthenticate/passkey',
+  'PUT /api/me/email',
+  'PUT /api/me/password',
+  'POST /api/me/two-factor/enable',
+  'POST /api/me/two-factor/disable',
+  'POST /api/me/two-factor/recovery-codes',
+]);
 
 const sessionOnly = (operation: Operation) => (operation.security ?? []).length > 0 && !(operation.security ?? []).some((s) => Object.keys(s).length === 0);
 const keyOf = (operation: Operation) => `${operation.method} ${operation.path}`;

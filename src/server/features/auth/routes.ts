@@ -1,5 +1,5 @@
 // Accounts API (issue 3). Thin handlers: rate limit, call one service, set the cookie, answer.
-import { deliverMailSoon } from '../../lib/mail';
+import { deliverMail, deliverMailSoon } from '../../lib/mail';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -173,7 +173,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // exactly the same work so far; looking the address up, the link and the e-mail come after.
       const input = { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl };
       app.afterAnswer.run('password-reset', async () => {
-        if (await requestPasswordReset(app.db, app.adapters.mailer, input)) deliverMailSoon(app);
+        // Awaited inside the task, so that the e-mail is part of the work after the answer.
+        if (await requestPasswordReset(app.db, app.adapters.mailer, input)) await deliverMail(app);
       });
       return reply.status(202).send({ message: AUTH_MESSAGES.resetRequested });
     },
