@@ -23,13 +23,19 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Ports that fetch() refuses to connect to (the WHATWG "bad ports" list; in our range: 4190,
+ * ManageSieve). A server there starts fine and is never reached: "fetch failed (bad port)".
+ */
+const FETCH_BLOCKED_PORTS = new Set([4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+
 /** A free port in 4100-4199 (BENCH_PORT_BASE moves the range), starting at a pid-dependent offset. */
 export async function freeBenchPort(): Promise<number> {
   const base = Number(process.env.BENCH_PORT_BASE ?? 4100);
   const start = process.pid % 100;
   for (let i = 0; i < 100; i += 1) {
     const port = base + ((start + i) % 100);
-    if (reserved.has(port)) continue;
+    if (reserved.has(port) || FETCH_BLOCKED_PORTS.has(port)) continue;
     if (await canListen(port)) {
       reserved.add(port);
       return port;

@@ -117,7 +117,16 @@ export function limitOn(db: DbOrTx, name: string, rule: LimitRule): Limit {
     const limiter =
       engine === 'postgres'
         ? // Expired rows are purged by the scheduler (purgeRateLimits), not by a timer per limit.
-          new RateLimiterDrizzle({ ...options, storeClient: db, schema: rateLimitCounters, clearExpiredByTimeout: false } as ConstructorParameters<typeof RateLimiterDrizzle>[0])
+          // Once a key has used its last point, this instance refuses it from memory until its
+          // window ends (the library's inMemoryBlockOnConsumed): a flood past a limit then costs
+          // no database round trip per request, and the honest traffic keeps the database.
+          new RateLimiterDrizzle({
+            ...options,
+            storeClient: db,
+            schema: rateLimitCounters,
+            clearExpiredByTimeout: false,
+            inMemoryBlockOnConsumed: rule.points,
+          } as ConstructorParameters<typeof RateLimiterDrizzle>[0])
         : new RateLimiterMemory(options);
     limits.set(name, (limit = new Limit(name, rule, limiter)));
   }
