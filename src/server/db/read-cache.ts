@@ -62,10 +62,16 @@ export class ReadCache {
     this.clear();
   }
 
+  /** The cached session under the token's hash, if `usable` accepts it: no promise on the common path. */
+  cachedSession(tokenHash: string, usable: (row: SessionRow) => boolean): SessionRow | undefined {
+    const hit = this.fresh(this.sessionsByTokenHash.get(tokenHash));
+    return hit && usable(hit) ? hit : undefined;
+  }
+
   /** The session stored under the token's hash, read from the cache when `usable` accepts the cached row. */
   async session(tokenHash: string, usable: (row: SessionRow) => boolean, load: () => Promise<SessionRow | undefined>): Promise<SessionRow | undefined> {
-    const hit = this.fresh(this.sessionsByTokenHash.get(tokenHash));
-    if (hit && usable(hit)) return hit;
+    const hit = this.cachedSession(tokenHash, usable);
+    if (hit) return hit;
     const epoch = this.sessionEpoch;
     const row = await load();
     if (row && this.enabled && epoch === this.sessionEpoch) this.storeSession(tokenHash, row);

@@ -41,8 +41,9 @@ export const CARD_SCRUBBER_EXEMPT_FIELDS: ReadonlySet<string> = new Set([
 
 export const cardScrubberPlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       if (request.body !== null && typeof request.body === 'object') request.body = scrubCardNumbersDeep(request.body, CARD_SCRUBBER_EXEMPT_FIELDS);
+      done();
     });
   },
   { name: 'payweave-card-scrubber' },

@@ -102,9 +102,9 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const problem = request.body === undefined ? null : unstorable(request.body);
-    if (problem) throw new AppError(400, 'validation_error', problem);
+    done(problem ? new AppError(400, 'validation_error', problem) : undefined);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -11,8 +11,9 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const readCachePlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onSend', async (request) => {
+    app.addHook('onSend', (request, _reply, payload, done) => {
       if (request.auth && !READS.has(request.method)) app.database.changes.publish([{ kind: 'cards-of', userId: request.auth.userId }]);
+      done(null, payload);
     });
   },
   { name: 'payweave-read-cache', dependencies: ['payweave-session'] },

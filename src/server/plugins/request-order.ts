@@ -103,12 +103,14 @@ export const requestOrderPlugin = fp(
       schema.response = { ...added, ...schema.response };
     });
 
-    app.addHook('onRequest', async (request: FastifyRequest) => {
+    // Synchronous, like every hook that all requests pass: no promise per request.
+    app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
       const url = request.routeOptions.url;
-      if (!isApiRoute(url)) return;
+      if (!isApiRoute(url)) return done();
       const security = (request.routeOptions.schema as RouteSchema | undefined)?.security;
-      if (requiresSession(security) && !request.auth) throw unauthorized();
-      if (isCrossSite(request)) throw new AppError(403, 'csrf_failed', CSRF_MESSAGE);
+      if (requiresSession(security) && !request.auth) return done(unauthorized());
+      if (isCrossSite(request)) return done(new AppError(403, 'csrf_failed', CSRF_MESSAGE));
+      done();
     });
   },
   { name: 'payweave-request-order', dependencies: ['payweave-session'] },

@@ -1,7 +1,7 @@
-// Security headers (DECISIONS §6; decision 076): helmet sets the standard ones from one options
-// object; the few it cannot express (Permissions-Policy, HSTS only over https, Cache-Control on API
-// answers, the request id) are set beside it. The CSRF check's rule lives here too.
-import fastifyHelmet from '@fastify/helmet';
+// Security headers (DECISIONS §6; decisions 076 and 130): helmet sets the standard ones from one
+// options object, its middleware built once at start; the few it cannot express (Permissions-Policy,
+// HSTS only over https, Cache-Control on API answers, the request id) are set beside it. The CSRF
+// check's rule lives here too.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -105,9 +105,12 @@ export function routeUrlOf(request: FastifyRequest): string | undefined {
 }
 
 // The CSRF refusal itself runs in plugins/request-order.ts, after the session check (one order).
+// A plain synchronous hook: every answer of every route passes here, so it costs no promise.
+// (@fastify/helmet built helmet's middleware again for every request, parsing the CSP each time:
+// decision 130.)
 export const securityPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(fastifyHelmet, { ...HELMET_OPTIONS, global: true });
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    setOwnSecurityHeaders(request, reply);
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    setSecurityHeaders(request, reply);
+    done();
   });
 });

@@ -42,6 +42,15 @@ export function isSessionLive(row: Pick<SessionRow, 'expiresAt' | 'lastSeenAt' |
   return true;
 }
 
+function needsLastSeenWrite(row: Pick<SessionRow, 'lastSeenAt'>, now: Date): boolean {
+  return now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_REFRESH_MS;
+}
+
+function signIn(request: FastifyRequest, row: SessionRow): void {
+  request.auth = { userId: row.userId, sessionId: row.id };
+  reauthenticatedAtByRequest.set(request, row.reauthenticatedAt);
+}
+
 export const sessionPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('auth', null);
@@ -53,19 +62,10 @@ export const sessionPlugin = fp(
       .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
       .prepare('session_by_token_hash');
 
-    app.addHook('onRequest', async (request, reply) => {
-      request.auth = null;
-      // Static files and the SPA need no session; only the API reads it (one lookup per request).
-      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (DECISIONS §6).
-      if (!request.routeOptions.url?.startsWith('/api/')) return;
-      const token = request.cookies[SESSION_COOKIE];
-      if (token === undefined) return;
-      if (!isWellFormedToken(token)) {
-        clearSessionCookie(request, reply);
-        return;
-      }
-      const now = app.now();
-      const tokenHash = hashToken(token);
+    // The usual request (a cached, live session that needs no last_seen_at write) is answered
+    // synchronously; only a cache miss, an ended session or a due last_seen_at write waits on the
+    // database. Every API request passes here, so the common path costs no promise.
+    async function fromDatabase(request: FastifyRequest, reply: FastifyReply, tokenHash: string, now: Date): Promise<void> {
       // A cached row that no longer looks live is read again: another instance may have seen the
       // session more recently than this one (last_seen_at is not broadcast).
       const row = await app.database.readCache.session(
@@ -78,12 +78,32 @@ export const sessionPlugin = fp(
         clearSessionCookie(request, reply);
         return;
       }
-      if (now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_REFRESH_MS) {
+      if (needsLastSeenWrite(row, now)) {
         await app.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
         app.database.readCache.sessionSeen(tokenHash, now);
       }
-      request.auth = { userId: row.userId, sessionId: row.id };
-      reauthenticatedAtByRequest.set(request, row.reauthenticatedAt);
+      signIn(request, row);
+    }
+
+    app.addHook('onRequest', (request, reply, done) => {
+      request.auth = null;
+      // Static files and the SPA need no session; only the API reads it (one lookup per request).
+      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (DECISIONS §6).
+      if (!request.routeOptions.url?.startsWith('/api/')) return done();
+      const token = request.cookies[SESSION_COOKIE];
+      if (token === undefined) return done();
+      if (!isWellFormedToken(token)) {
+        clearSessionCookie(request, reply);
+        return done();
+      }
+      const now = app.now();
+      const tokenHash = hashToken(token);
+      const cached = app.database.readCache.cachedSession(tokenHash, (row) => isSessionLive(row, now) && !needsLastSeenWrite(row, now));
+      if (cached) {
+        signIn(request, cached);
+        return done();
+      }
+      fromDatabase(request, reply, tokenHash, now).then(() => done(), done);
     });
   },
   { name: 'payweave-session', dependencies: ['@fastify/cookie'] },
