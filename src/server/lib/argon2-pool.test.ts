@@ -38,4 +38,18 @@ describe('argon2id pool: bounded, and fair between clients', () => {
     // The light client's job ran before the heavy client's waiting one.
     expect(order.indexOf('light')).toBeLessThan(order.indexOf('heavy-1'));
   });
+
+  it('says in advance whether a job would be refused: only when full, and only to the heaviest client', async () => {
+    expect(pool.refusesNow('early')).toBe(false); // a thread is free
+    const jobs = Array.from({ length: 3 }, () => pool.hash('x', CHEAP, 'early').catch(() => 'refused'));
+    // One hashing, two waiting: the queue is full, and 'early' is the only client in it.
+    expect(pool.refusesNow('early')).toBe(true);
+    // A client that has used the pool less than 'early' would push out one of its jobs instead.
+    expect(pool.refusesNow('newcomer')).toBe(false);
+    const refusedBefore = pool.stats().refused;
+    expect(pool.refusesNow('early')).toBe(true);
+    expect(pool.stats().refused).toBe(refusedBefore + 1);
+    expect(await Promise.all(jobs)).not.toContain('refused');
+    expect(pool.refusesNow('early')).toBe(false);
+  });
 });

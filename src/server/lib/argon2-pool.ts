@@ -105,6 +105,24 @@ export class Argon2Pool {
     return this.run({ id: 0, op: 'verify', hash, password }, client) as Promise<boolean>;
   }
 
+  /**
+   * Whether a job of `client` asked for now would be refused: no thread free, the queue full, and
+   * no waiting client heavier than this one. Asked before a request's body is read and its account
+   * looked up, so that a refusal under a flood costs the least it can (decision 131); the attempt
+   * counts towards the client's use like a job would, so a flooding client stays the heaviest.
+   */
+  refusesNow(client = ''): boolean {
+    if (this.closed) return true;
+    if (this.slots.length < this.options.threads || this.slots.some((slot) => !slot.job)) return false;
+    if (this.queue.length < this.options.queueLimit) return false;
+    const now = Date.now();
+    const weight = this.weight(client, now) + 1;
+    if (this.queue.some((waiting) => this.weight(waiting.client, now) > weight)) return false;
+    this.touch(client);
+    this.refused += 1;
+    return true;
+  }
+
   stats(): Argon2PoolStats {
     return {
       threads: this.options.threads,

@@ -4,6 +4,9 @@
 //   1. 401 unauthorized   a session-only operation without a live session, whatever the body,
 //                         query or headers hold (a stranger learns nothing about the forms);
 //   2. 403 csrf_failed    a state-changing request from another site;
+//      503                an operation that checks or sets a password (route config
+//                         `hashesPassword`) while the argon2id pool would refuse it anyway:
+//                         decided before the body is read (decision 131);
 //   3. 415                a body that is not application/json (Fastify's body parsing);
 //   4. 400                the body, query, path or headers break their (strict) schemas;
 //   5. the handler:       rate limits (429), then the operation's own refusals (403/404/409/...).
@@ -20,6 +23,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { errorResponse } from '../../contracts/errors';
+import { argon2Busy, argon2Pool } from '../lib/argon2-pool';
 import { AppError, unauthorized } from '../lib/errors';
 import { strictSchema } from '../lib/strict-schema';
 import { CSRF_MESSAGE, isCrossSite } from './security';
@@ -29,6 +33,13 @@ export const SESSION_ONLY: SecurityRequirement[] = [{ session: [] }];
 export const PUBLIC: SecurityRequirement[] = [];
 /** Signed in or out, the answer differs (e.g. GET /api/session). */
 export const SESSION_OPTIONAL: SecurityRequirement[] = [{}, { session: [] }];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation runs argon2id (a password checked or set): refused early when the pool is full. */
+    hashesPassword?: boolean;
+  }
+}
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -110,6 +121,7 @@ export const requestOrderPlugin = fp(
       const security = (request.routeOptions.schema as RouteSchema | undefined)?.security;
       if (requiresSession(security) && !request.auth) return done(unauthorized());
       if (isCrossSite(request)) return done(new AppError(403, 'csrf_failed', CSRF_MESSAGE));
+      if (request.routeOptions.config.hashesPassword && argon2Pool().refusesNow(request.ip)) return done(argon2Busy());
       done();
     });
   },

@@ -4,6 +4,7 @@
 // code; and every endpoint that checks a password, a code or a token is limited per IP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argon2Pool } from '../../../src/server/lib/argon2-pool';
+import { PASSWORD_HASH_OPTIONS } from '../../../src/server/lib/passwords';
 import { recoveryCodes } from '../../../src/server/db/schema';
 import { base32Decode, totp } from '../../../src/server/lib/totp';
 import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
@@ -58,6 +59,30 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
     }
     // The pool never ran more than one hash per thread, and refused exactly what it shed.
     expect(argon2Pool().stats().refused).toBeGreaterThanOrEqual(shed.length);
+  });
+
+  it('when the pool would refuse anyway, the refusal comes first: before the body is read or validated and before any account lookup (decision 131)', async () => {
+    const ip = freshIp();
+    const { threads, queueLimit } = argon2Pool().stats();
+    // Slow hashes of this address's own fill every thread and the whole queue for a while.
+    const slow = { ...PASSWORD_HASH_OPTIONS, memoryCost: 64 * 1024, timeCost: 3 };
+    const filling = Array.from({ length: threads + queueLimit }, () => argon2Pool().hash('x', slow, ip).catch(() => 'refused'));
+    try {
+      const c = client(t.app, ip);
+      // A body that would be a 400: the busy pool answers first, at no cost of parsing or lookup.
+      const busy = await c.request('POST', '/api/auth/login', { email: 'not-an-email' });
+      expect(busy.statusCode, busy.body).toBe(503);
+      expect(busy.json().error.code).toBe('service_unavailable');
+      expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
+      // A signed-out caller of a session-only check still learns only that it must sign in.
+      const signedOut = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
+      expect(signedOut.statusCode).toBe(401);
+      // Another address, which has not used the pool, is not refused early.
+      const other = await loginVia(client(t.app, freshIp()), freshEmail('elsewhere'), 'Wrong-Guess-78');
+      expect([401, 503]).toContain(other.statusCode);
+    } finally {
+      await Promise.all(filling);
+    }
   });
 
   it('the OpenAPI document tells clients about the 503 where a password is hashed or checked', async () => {

@@ -43,6 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/register',
     {
+      config: { hashesPassword: true },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary: 'Create an account and sign in (sets the session cookie)',
@@ -69,6 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
+      config: { hashesPassword: true },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary:
@@ -183,6 +185,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/password-reset/confirm',
     {
+      config: { hashesPassword: true },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
@@ -210,6 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reauthenticate',
     {
+      config: { hashesPassword: true },
       schema: {
         tags: ['auth'],
         summary: 'Confirm the password again (before revealing card details); the session is rotated: a new cookie, the old one ends',

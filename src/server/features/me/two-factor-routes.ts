@@ -86,6 +86,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/disable',
     {
+      config: { hashesPassword: true },
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off (the current password and a code from the app or a recovery code)',
@@ -114,6 +115,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/recovery-codes',
     {
+      config: { hashesPassword: true },
       schema: {
         tags,
         summary: 'Replace the recovery codes with 10 new ones (needs the current password); returned once',
