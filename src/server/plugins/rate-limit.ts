@@ -45,8 +45,14 @@ export function rateLimitKey(...parts: string[]): string {
 const refusal = (rule: LimitRule, msBeforeNext: number) =>
   new AppError(429, 'rate_limited', rule.message ?? RATE_LIMITED_MESSAGE, undefined, Math.max(1, Math.ceil(msBeforeNext / 1000)));
 
+/** Identifiers remembered as refused, per limit, at most (the oldest are forgotten first). */
+const MAX_REMEMBERED_REFUSALS = 10_000;
+
 /** One limit (a scope such as "sign-in attempts per IP") over any number of identifiers. */
 export class Limit {
+  /** Until when (epoch ms) this instance refused an identifier: answered again before its body is read. */
+  private readonly refusedUntil = new Map<string, number>();
+
   constructor(
     readonly name: string,
     readonly rule: LimitRule,
@@ -59,9 +65,34 @@ export class Limit {
     try {
       await this.limiter.consume(rateLimitKey(...identifier));
     } catch (error) {
-      if (error instanceof RateLimiterRes) throw refusal(this.rule, error.msBeforeNext);
+      if (error instanceof RateLimiterRes) {
+        this.rememberRefusal(identifier.join('\u0000'), error.msBeforeNext);
+        throw refusal(this.rule, error.msBeforeNext);
+      }
       throw error;
     }
+  }
+
+  /**
+   * The 429 this instance gave the identifier, while its window lasts (decision 132): a client
+   * that goes on after a refusal is refused again from memory before its body is parsed,
+   * validated or looked at. Nothing is counted; an identifier never refused here gets undefined.
+   */
+  refusedNow(...identifier: string[]): AppError | undefined {
+    if (disabled || this.refusedUntil.size === 0) return undefined;
+    const key = identifier.join('\u0000');
+    const until = this.refusedUntil.get(key);
+    if (until === undefined) return undefined;
+    const msBeforeNext = until - Date.now();
+    if (msBeforeNext > 0) return refusal(this.rule, msBeforeNext);
+    this.refusedUntil.delete(key);
+    return undefined;
+  }
+
+  private rememberRefusal(key: string, msBeforeNext: number): void {
+    this.refusedUntil.delete(key); // re-inserted last: the map's order is oldest first
+    this.refusedUntil.set(key, Date.now() + msBeforeNext);
+    if (this.refusedUntil.size > MAX_REMEMBERED_REFUSALS) this.refusedUntil.delete(this.refusedUntil.keys().next().value as string);
   }
 
   /** Throws 429 when the limit is already used up, counting nothing (a failure counts later). */
@@ -92,6 +123,7 @@ export class Limit {
   /** Forgets the count (a success ends a run of failures). */
   async reset(...identifier: string[]): Promise<void> {
     if (disabled) return;
+    this.refusedUntil.delete(identifier.join('\u0000'));
     await this.limiter.delete(rateLimitKey(...identifier));
   }
 }
@@ -131,6 +163,11 @@ export function limitOn(db: DbOrTx, name: string, rule: LimitRule): Limit {
     limits.set(name, (limit = new Limit(name, rule, limiter)));
   }
   return limit;
+}
+
+/** The limit `name` on this database handle if it has been used (none has refused anything otherwise). */
+export function existingLimit(db: DbOrTx, name: string): Limit | undefined {
+  return limitsByDb.get(db)?.get(name);
 }
 
 /** Forgets counters whose window ended long ago (scheduled job; nothing to do in memory). */

@@ -4,6 +4,8 @@
 //   1. 401 unauthorized   a session-only operation without a live session, whatever the body,
 //                         query or headers hold (a stranger learns nothing about the forms);
 //   2. 403 csrf_failed    a state-changing request from another site;
+//      429                an address this instance refused on the operation's per-IP limit
+//                         (route config `perIpLimit`), while that refusal lasts (decision 132);
 //      503                an operation that checks or sets a password (route config
 //                         `hashesPassword`) while the argon2id pool would refuse it anyway:
 //                         decided before the body is read (decision 131);
@@ -25,6 +27,7 @@ import { z } from 'zod';
 import { errorResponse } from '../../contracts/errors';
 import { argon2Busy, argon2Pool } from '../lib/argon2-pool';
 import { AppError, unauthorized } from '../lib/errors';
+import { existingLimit } from './rate-limit';
 import { strictSchema } from '../lib/strict-schema';
 import { CSRF_MESSAGE, isCrossSite } from './security';
 
@@ -38,6 +41,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The operation runs argon2id (a password checked or set): refused early when the pool is full. */
     hashesPassword?: boolean;
+    /**
+     * The name of the limit the operation counts every attempt from an address against (e.g.
+     * 'login:ip'): an address this instance refused is refused again before its body is read.
+     */
+    perIpLimit?: string;
   }
 }
 
@@ -109,8 +117,8 @@ export const requestOrderPlugin = fp(
         added[409] = errorResponse; // the same key still being processed
         added[422] = errorResponse; // the same key with another request
       }
-      const config = route.config as { rateLimit?: unknown } | undefined;
-      if (config?.rateLimit) added[429] = errorResponse;
+      const config = route.config as { rateLimit?: unknown; perIpLimit?: string } | undefined;
+      if (config?.rateLimit || config?.perIpLimit) added[429] = errorResponse;
       schema.response = { ...added, ...schema.response };
     });
 
@@ -121,7 +129,10 @@ export const requestOrderPlugin = fp(
       const security = (request.routeOptions.schema as RouteSchema | undefined)?.security;
       if (requiresSession(security) && !request.auth) return done(unauthorized());
       if (isCrossSite(request)) return done(new AppError(403, 'csrf_failed', CSRF_MESSAGE));
-      if (request.routeOptions.config.hashesPassword && argon2Pool().refusesNow(request.ip)) return done(argon2Busy());
+      const { perIpLimit, hashesPassword } = request.routeOptions.config;
+      const refused = perIpLimit ? existingLimit(app.db, perIpLimit)?.refusedNow(request.ip) : undefined;
+      if (refused) return done(refused);
+      if (hashesPassword && argon2Pool().refusesNow(request.ip)) return done(argon2Busy());
       done();
     });
   },

@@ -144,6 +144,10 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
       const statuses = await floodFrom(ip, AUTH_RATE_LIMITS.login.perIp + 1, () => loginVia(client(t.app, ip), freshEmail('nobody'), 'Wrong-Guess-1'));
       expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
       expect(statuses.at(-1)).toBe(429);
+      // Refused again before its body is read (decision 132): a body that would be a 400 gets the 429.
+      const again = await client(t.app, ip).request('POST', '/api/auth/login', { email: 'not-an-email' });
+      expect(again.statusCode, again.body).toBe(429);
+      expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
     });
 
     it('the two-factor step, the reset link and the unlock link: many tokens from one address', async () => {
@@ -156,6 +160,7 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
         const statuses = await floodFrom(c.ip, limit + 1, (i) => c.request('POST', url, body(i)));
         expect(statuses.slice(0, -1).every((s) => s === 400 || s === 401), `${url}: ${statuses.join(',')}`).toBe(true);
         expect(statuses.at(-1), url).toBe(429);
+        expect((await c.request('POST', url, {})).statusCode, `${url} after its 429, with an empty body`).toBe(429);
       }
     });
 
@@ -174,6 +179,13 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
       }
       expect(statuses.slice(0, -1).every((s) => s === 204), statuses.join(',')).toBe(true);
       expect(statuses.at(-1)).toBe(429);
+      // Every route that counts its attempts on this limit refuses the address before its body is read.
+      for (const url of ['/api/auth/reauthenticate', '/api/me/email', '/api/me/password', '/api/me/two-factor/disable', '/api/me/two-factor/recovery-codes']) {
+        const here = client(t.app, ip);
+        here.cookie = accounts.at(-1)!.c.cookie; // the refused one: its session was not rotated
+        const res = await here.request(url.startsWith('/api/me/e') || url === '/api/me/password' ? 'PUT' : 'POST', url, {});
+        expect(res.statusCode, `${url}: ${res.body}`).toBe(429);
+      }
     });
   });
 });

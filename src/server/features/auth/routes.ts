@@ -43,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/register',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'register:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary: 'Create an account and sign in (sets the session cookie)',
@@ -70,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'login:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary:
@@ -103,6 +103,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login/two-factor',
     {
+      config: { perIpLimit: 'twoFactor:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary:
@@ -130,6 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/two-factor/unlock',
     {
+      config: { perIpLimit: 'token:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC,
@@ -161,6 +163,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/password-reset',
     {
+      config: { perIpLimit: 'passwordReset:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary: 'Ask for a password-reset e-mail (the same answer, in the same time, whether or not the account exists; the e-mail is queued after the answer)',
@@ -185,7 +188,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/password-reset/confirm',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'token:ip' },
       schema: {
         tags: ['auth'],
         security: PUBLIC, summary: 'Set a new password with the e-mailed token (single use, 1 hour); ends every session of the account',
@@ -213,7 +216,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reauthenticate',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'passwordCheck:ip' },
       schema: {
         tags: ['auth'],
         summary: 'Confirm the password again (before revealing card details); the session is rotated: a new cookie, the old one ends',

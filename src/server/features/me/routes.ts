@@ -32,7 +32,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/me/email',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'passwordCheck:ip' },
       schema: {
         tags: ['me'],
         summary: 'Change the sign-in e-mail (needs the current password)',
@@ -61,7 +61,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/me/password',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'passwordCheck:ip' },
       schema: {
         tags: ['me'],
         summary: 'Change the password (needs the current one); ends every other session',

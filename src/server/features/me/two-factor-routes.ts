@@ -86,7 +86,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/disable',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'passwordCheck:ip' },
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off (the current password and a code from the app or a recovery code)',
@@ -115,7 +115,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/me/two-factor/recovery-codes',
     {
-      config: { hashesPassword: true },
+      config: { hashesPassword: true, perIpLimit: 'passwordCheck:ip' },
       schema: {
         tags,
         summary: 'Replace the recovery codes with 10 new ones (needs the current password); returned once',
