@@ -124,12 +124,13 @@ export const requestOrderPlugin = fp(
 
     // Synchronous, like every hook that all requests pass: no promise per request.
     app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
-      const url = request.routeOptions.url;
-      if (!isApiRoute(url)) return done();
-      const security = (request.routeOptions.schema as RouteSchema | undefined)?.security;
+      // Fastify builds routeOptions anew at each read: read it once.
+      const route = request.routeOptions;
+      if (!isApiRoute(route.url)) return done();
+      const security = (route.schema as RouteSchema | undefined)?.security;
       if (requiresSession(security) && !request.auth) return done(unauthorized());
       if (isCrossSite(request)) return done(new AppError(403, 'csrf_failed', CSRF_MESSAGE));
-      const { perIpLimit, hashesPassword } = request.routeOptions.config;
+      const { perIpLimit, hashesPassword } = route.config;
       const refused = perIpLimit ? existingLimit(app.db, perIpLimit)?.refusedNow(request.ip) : undefined;
       if (refused) return done(refused);
       if (hashesPassword && argon2Pool().refusesNow(request.ip)) return done(argon2Busy());
