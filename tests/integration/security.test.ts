@@ -79,6 +79,10 @@ describe.skipIf(!run)(`security (${testEngine()})`, () => {
     const context: FuzzContext = { random: seededRandom(8), foreignIds: [ids.cardId], fieldExamples: {} };
     const aIds = Object.values(ids);
     const bDraft = await startCombine(b, '10', '0');
+    // A's payout and captures are carried out after their commits: let them settle first, so the
+    // snapshots compare B's doing only (on a busy machine the drain can still be writing here).
+    await t.app.effects.drain();
+    await t.app.effects.idle();
     const before = await snapshotDatabase(t.database.db, EXCLUSIONS);
 
     const attempts: Array<{ op: Operation; url: string }> = [];
