@@ -11,7 +11,7 @@ type PayoutMethodRow = typeof payoutMethods.$inferSelect;
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export function toProfile(user: UserRow, methods: readonly PayoutMethodRow[], now: Date): Profile {
+export function toProfile(user: UserRow, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed'>>, now: Date): Profile {
   return {
     id: user.id,
     email: user.email,
