@@ -7,6 +7,7 @@ import type { Profile } from '../../../contracts/me';
 import type { Db } from '../../db/client';
 import { passkeys } from '../../db/schema';
 import { audit } from '../../lib/audit';
+import type { ClientGone } from '../../lib/argon2-pool';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import { changed } from '../../lib/transaction';
@@ -31,10 +32,14 @@ export async function signIn(
     previousSessionId?: string;
     /** This e-mail's failures from this address (limits.ts `limitSignIn`). */
     failures: FailureCounter;
+    /** Whether the client stopped waiting: its password is then not checked if still queued (503). */
+    clientGone?: ClientGone;
   },
 ): Promise<{ profile: Profile; session: NewSession } | { challengeId: string; passkeyAvailable: boolean }> {
   const [user] = await accountByEmail(db, { email: input.email });
-  const ok = user ? await verifyPassword(user.passwordHash, input.password, input.ip) : await verifyAgainstDummy(input.password, input.ip);
+  const ok = user
+    ? await verifyPassword(user.passwordHash, input.password, input.ip, input.clientGone)
+    : await verifyAgainstDummy(input.password, input.ip, input.clientGone);
   if (!user || !ok) {
     await input.failures.failed();
     await audit(db, {
