@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { auditLog, sessions, users, type payoutMethods } from '../../db/schema';
 import { hashToken, newToken } from '../../lib/tokens';
+import { profileColumns, type ProfileUser } from './get-profile';
 import { BROWSER_SESSION_MAX_MS, REMEMBER_ME_MS, type NewSession } from '../../plugins/session';
 
 export const accountByEmail = namedStatement('sign_in_account', (db) =>
@@ -57,7 +58,7 @@ const signedInStatement = namedStatement('sign_in_session', (db) => {
   return db
     .with(endedSession, newSession, signInAudit)
     .select({
-      user: users,
+      user: profileColumns,
       sessionId: sql<string>`(select id from new_session)`,
       methods: sql<MethodJson[] | null>`(select json_agg(json_build_object('method', pm.method, 'status', pm.status,
           'lastUsedMs', floor(extract(epoch from pm.last_used) * 1000)) order by pm.created_at)
@@ -68,7 +69,6 @@ const signedInStatement = namedStatement('sign_in_session', (db) => {
 });
 
 type MethodJson = { method: string; status: string; lastUsedMs: number | null };
-type UserRow = typeof users.$inferSelect;
 export type SignedInMethod = Pick<typeof payoutMethods.$inferSelect, 'method' | 'status' | 'lastUsed'>;
 
 /**
@@ -79,7 +79,7 @@ export type SignedInMethod = Pick<typeof payoutMethods.$inferSelect, 'method' | 
 export async function createSignedInSession(
   db: DbOrTx,
   input: { userId: string; remember: boolean; now: Date; ip: string; userAgent?: string; previousSessionId?: string },
-): Promise<{ session: NewSession; user: UserRow; methods: SignedInMethod[] }> {
+): Promise<{ session: NewSession; user: ProfileUser; methods: SignedInMethod[] }> {
   const token = newToken();
   const expiresAt = new Date(input.now.getTime() + (input.remember ? REMEMBER_ME_MS : BROWSER_SESSION_MAX_MS));
   const [row] = await signedInStatement(db, {
