@@ -52,4 +52,33 @@ describe('argon2id pool: bounded, and fair between clients', () => {
     expect(await Promise.all(jobs)).not.toContain('refused');
     expect(pool.refusesNow('early')).toBe(false);
   });
+
+  it('a waiting job whose client has gone is dropped unhashed, and its place in a full queue goes to a newcomer', async () => {
+    const before = pool.stats();
+    let gone = false;
+    const outcome = (job: Promise<unknown>) => job.then(() => 'done', (error: unknown) => error);
+    const running = outcome(pool.hash('x', CHEAP, 'a'));
+    const left = outcome(pool.hash('x', CHEAP, 'b', () => gone));
+    const waiting = outcome(pool.hash('x', CHEAP, 'c', () => false));
+    gone = true;
+    // The queue (2) is full of b and c: the newcomer takes the place of b, whose client left.
+    const newcomer = outcome(pool.hash('x', CHEAP, 'd'));
+    expect(await left).toMatchObject({ statusCode: 503, code: 'service_unavailable' });
+    expect([await running, await waiting, await newcomer]).toEqual(['done', 'done', 'done']);
+    const after = pool.stats();
+    expect(after.abandoned - before.abandoned).toBe(1);
+    expect(after.refused - before.refused).toBe(0);
+    expect(after.started - before.started).toBe(3);
+  });
+
+  it('a job whose client goes while it waits for a thread is dropped when the thread frees up', async () => {
+    const before = pool.stats();
+    let gone = false;
+    const running = pool.hash('x', CHEAP, 'a');
+    const left = pool.hash('x', CHEAP, 'b', () => gone).then(() => 'done', (error: unknown) => error);
+    gone = true;
+    await running;
+    expect(await left).toMatchObject({ statusCode: 503 });
+    expect(pool.stats().started - before.started).toBe(1);
+  });
 });

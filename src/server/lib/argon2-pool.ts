@@ -13,6 +13,10 @@
 // the client that used the pool least, and when the queue is full it is the heaviest client's
 // newest job that is refused, not a newcomer's. An honest user signing in once does not wait
 // behind, or get refused for, the addresses that keep the pool busy.
+//
+// A waiting job whose client has gone (the caller says how to tell: the connection closed before
+// the answer) is dropped, never hashed: a client that gives up, or a load generator that stops,
+// leaves no hashes behind it to hold the threads and the queue while new requests are refused.
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -69,7 +73,9 @@ parentPort.on('message', (job) => {
 `;
 
 type JobMessage = { id: number; op: 'hash'; password: string; options: Argon2Options } | { id: number; op: 'verify'; hash: string; password: string };
-type Job = { message: JobMessage; client: string; resolve: (value: string | boolean) => void; reject: (error: Error) => void };
+/** True once nobody waits for the job's answer any more. */
+export type ClientGone = () => boolean;
+type Job = { message: JobMessage; client: string; gone: ClientGone | undefined; resolve: (value: string | boolean) => void; reject: (error: Error) => void };
 
 /** How fast a client's use of the pool is forgotten: halved every this many ms. */
 const USAGE_HALF_LIFE_MS = 7_000;
@@ -77,7 +83,17 @@ const USAGE_HALF_LIFE_MS = 7_000;
 const MAX_CLIENTS = 10_000;
 type Slot = { worker: Worker; job: Job | null; niced: boolean };
 
-export type Argon2PoolStats = { threads: number; queueLimit: number; started: number; refused: number; running: number; queued: number; nicedThreads: number };
+export type Argon2PoolStats = {
+  threads: number;
+  queueLimit: number;
+  started: number;
+  refused: number;
+  /** Waiting jobs dropped because their client had gone. */
+  abandoned: number;
+  running: number;
+  queued: number;
+  nicedThreads: number;
+};
 
 export const argon2Busy = (): AppError => new AppError(503, 'service_unavailable', ARGON2_BUSY_MESSAGE, undefined, ARGON2_BUSY_RETRY_AFTER_SECONDS);
 
@@ -87,6 +103,7 @@ export class Argon2Pool {
   private nextId = 1;
   private started = 0;
   private refused = 0;
+  private abandoned = 0;
   private closed = false;
   private readonly usage = new Map<string, { value: number; at: number }>();
   private readonly argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
@@ -96,13 +113,16 @@ export class Argon2Pool {
     if (!Number.isSafeInteger(options.queueLimit) || options.queueLimit < 0) throw new RangeError('queueLimit must be a non-negative integer');
   }
 
-  /** `client`: who asks (the request's IP), for the fair queue; one shared name when unknown. */
-  hash(password: string, options: Argon2Options, client = ''): Promise<string> {
-    return this.run({ id: 0, op: 'hash', password, options }, client) as Promise<string>;
+  /**
+   * `client`: who asks (the request's IP), for the fair queue; one shared name when unknown.
+   * `gone`: whether the asker stopped waiting; a job still queued then is dropped (rejected busy).
+   */
+  hash(password: string, options: Argon2Options, client = '', gone?: ClientGone): Promise<string> {
+    return this.run({ id: 0, op: 'hash', password, options }, client, gone) as Promise<string>;
   }
 
-  verify(hash: string, password: string, client = ''): Promise<boolean> {
-    return this.run({ id: 0, op: 'verify', hash, password }, client) as Promise<boolean>;
+  verify(hash: string, password: string, client = '', gone?: ClientGone): Promise<boolean> {
+    return this.run({ id: 0, op: 'verify', hash, password }, client, gone) as Promise<boolean>;
   }
 
   /**
@@ -114,6 +134,8 @@ export class Argon2Pool {
   refusesNow(client = ''): boolean {
     if (this.closed) return true;
     if (this.slots.length < this.options.threads || this.slots.some((slot) => !slot.job)) return false;
+    // Jobs whose clients hung up hold no place (decision 136).
+    if (this.queue.length >= this.options.queueLimit) this.dropAbandoned();
     if (this.queue.length < this.options.queueLimit) return false;
     const now = Date.now();
     const weight = this.weight(client, now) + 1;
@@ -129,6 +151,7 @@ export class Argon2Pool {
       queueLimit: this.options.queueLimit,
       started: this.started,
       refused: this.refused,
+      abandoned: this.abandoned,
       running: this.slots.filter((slot) => slot.job).length,
       queued: this.queue.length,
       nicedThreads: this.slots.filter((slot) => slot.niced).length,
@@ -142,13 +165,18 @@ export class Argon2Pool {
     await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
-  private run(message: JobMessage, client: string): Promise<string | boolean> {
+  private run(message: JobMessage, client: string, gone: ClientGone | undefined): Promise<string | boolean> {
     if (this.closed) return Promise.reject(argon2Busy());
+    if (gone?.()) {
+      this.abandoned += 1;
+      return Promise.reject(argon2Busy());
+    }
     return new Promise((resolve, reject) => {
-      const job: Job = { message: { ...message, id: this.nextId++ }, client, resolve, reject };
+      const job: Job = { message: { ...message, id: this.nextId++ }, client, gone, resolve, reject };
       const weight = this.touch(client);
       const slot = this.idleSlot();
       if (slot) return this.dispatch(slot, job);
+      if (this.queue.length >= this.options.queueLimit) this.dropAbandoned();
       if (this.queue.length < this.options.queueLimit) return void this.queue.push(job);
       // Full: the newest job of the heaviest client waiting goes, if that client is heavier than this one.
       let shed = -1;
@@ -232,8 +260,20 @@ export class Argon2Pool {
     slot.worker.postMessage(job.message);
   }
 
+  /** Drops the waiting jobs whose client has gone: nobody would read their answer. */
+  private dropAbandoned(): void {
+    for (let index = this.queue.length - 1; index >= 0; index -= 1) {
+      const job = this.queue[index]!;
+      if (!job.gone?.()) continue;
+      this.queue.splice(index, 1);
+      this.abandoned += 1;
+      job.reject(argon2Busy());
+    }
+  }
+
   /** The waiting job of the client that used the pool least (the earliest of its jobs on a tie). */
   private takeNext(): Job | undefined {
+    this.dropAbandoned();
     if (this.queue.length === 0) return undefined;
     const now = Date.now();
     let best = 0;

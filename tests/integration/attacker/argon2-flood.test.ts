@@ -2,6 +2,7 @@
 // bounded pool that sheds what it cannot queue (503 + Retry-After, at once); recovery codes are
 // random and stored as HMAC-SHA-256, so regenerating them costs one password check and no hash per
 // code; and every endpoint that checks a password, a code or a token is limited per IP.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argon2Pool } from '../../../src/server/lib/argon2-pool';
 import { PASSWORD_HASH_OPTIONS } from '../../../src/server/lib/passwords';
@@ -83,6 +84,33 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
     } finally {
       await Promise.all(filling);
     }
+  });
+
+  it('sign-ins whose clients hang up while they wait for the pool are never hashed', async () => {
+    const { email } = await signedIn('hang-up');
+    const before = argon2Pool().stats();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const body = JSON.stringify({ email, password: STRONG_PASSWORD, rememberMe: false });
+    const sent = Array.from({ length: before.threads + before.queueLimit }, () => {
+      const request = http.request(`${address}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: address, 'content-length': Buffer.byteLength(body) },
+      });
+      request.on('error', () => {});
+      request.end(body);
+      return request;
+    });
+    // Every request has reached the pool (a thread or its queue) before its client hangs up.
+    await expect.poll(() => argon2Pool().stats().started + argon2Pool().stats().queued - before.started, { interval: 1, timeout: 10_000 }).toBe(sent.length);
+    const atHangUp = argon2Pool().stats();
+    for (const request of sent) request.destroy();
+    await expect.poll(() => argon2Pool().stats().running + argon2Pool().stats().queued, { timeout: 10_000 }).toBe(0);
+    const after = argon2Pool().stats();
+    // The hashes running at the hang-up finish (and a thread freed before the server has read
+    // every hang-up may take one more job each); the rest of the queue is dropped unhashed.
+    expect(after.started - before.started + (after.abandoned - before.abandoned)).toBe(sent.length);
+    expect(atHangUp.queued).toBeGreaterThan(atHangUp.threads);
+    expect(after.abandoned - before.abandoned).toBeGreaterThanOrEqual(atHangUp.queued - atHangUp.threads);
   });
 
   it('the OpenAPI document tells clients about the 503 where a password is hashed or checked', async () => {

@@ -10,7 +10,7 @@ import {
   registerVia,
   sessionCookieOf,
 } from '../../../../tests/helpers/auth-client';
-import { auditLog, outbox, passwordResetTokens, sessions, users } from '../../db/schema';
+import { auditLog, outbox, passwordResetTokens, payoutMethods, sessions, users } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { AUTH_RATE_LIMITS } from './limits';
 
@@ -221,6 +221,40 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       const events = await t.database.db.select().from(auditLog).where(and(eq(auditLog.userId, user!.id), eq(auditLog.event, 'sign_in')));
       expect(events).toHaveLength(1);
       expect(events[0]?.ip).toBe(c.ip);
+    });
+
+    // The sign-in's writes and its profile are one statement (sign-in-statements.ts): the answer is
+    // the profile GET /api/me gives, and the rows are those createSession and audit() write.
+    it('answers the profile /api/me gives, payout methods included, and stores the session and its audit row', async () => {
+      const email = freshEmail('profile');
+      await registerVia(client(t.app, freshIp()), email);
+      const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
+      await t.database.db.insert(payoutMethods).values([
+        { userId: user!.id, method: 'paypal', status: 'active', lastUsed: new Date('2026-02-01T10:20:30.456Z'), createdAt: new Date('2026-01-02T00:00:00Z') },
+        { userId: user!.id, method: 'ach', status: 'inactive', lastUsed: null, createdAt: new Date('2026-01-01T00:00:00Z') },
+      ]);
+      const c = client(t.app, freshIp());
+      const res = await c.request('POST', '/api/auth/login', { email, password: STRONG_PASSWORD, rememberMe: true }, { 'user-agent': 'x'.repeat(400) });
+      expect(res.statusCode).toBe(200);
+      const me = await c.request('GET', '/api/me');
+      expect(res.json()).toEqual(me.json());
+      expect(res.json().payoutMethods).toEqual([
+        { method: 'ach', status: 'inactive', lastUsed: null },
+        { method: 'paypal', status: 'active', lastUsed: '2026-02-01T10:20:30.456Z' },
+      ]);
+      const [session] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(c.cookie!)));
+      expect(session).toMatchObject({
+        userId: user!.id,
+        remember: true,
+        createdAt: clock,
+        lastSeenAt: clock,
+        reauthenticatedAt: clock,
+        expiresAt: new Date(clock.getTime() + 30 * DAY_MS),
+        ip: c.ip,
+        userAgent: 'x'.repeat(300),
+      });
+      const [event] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.userId, user!.id), eq(auditLog.event, 'sign_in')));
+      expect(event).toMatchObject({ ip: c.ip, details: { rememberMe: true }, createdAt: clock });
     });
 
     it('rotates the session at sign-in: the cookie held before no longer works', async () => {

@@ -6,12 +6,41 @@ import { isPromoActive } from '../../../core/promo';
 import type { DbOrTx } from '../../db/client';
 import { payoutMethods, users } from '../../db/schema';
 
-type UserRow = typeof users.$inferSelect;
 type PayoutMethodRow = typeof payoutMethods.$inferSelect;
+
+/** The account's columns a profile shows: no password hash, no second-factor secrets. */
+export const profileColumns = {
+  id: users.id,
+  email: users.email,
+  createdAt: users.createdAt,
+  lastReset: users.lastReset,
+  subscription: users.subscription,
+  billingCycle: users.billingCycle,
+  subscriptionPriceCents: users.subscriptionPriceCents,
+  subscriptionUpdated: users.subscriptionUpdated,
+  currentSubscriptionStart: users.currentSubscriptionStart,
+  subscriptionPeriodEnd: users.subscriptionPeriodEnd,
+  cancelAtPeriodEnd: users.cancelAtPeriodEnd,
+  subscriptionLastCanceledAt: users.subscriptionLastCanceledAt,
+  loyaltyDiscountMonths: users.loyaltyDiscountMonths,
+  boostsUsed: users.boostsUsed,
+  boostsAvailable: users.boostsAvailable,
+  combineTotal: users.combineTotal,
+  promo50offFirstYear: users.promo50offFirstYear,
+  promoStart: users.promoStart,
+  promoEnd: users.promoEnd,
+  preferredPayout: users.preferredPayout,
+  totpEnabled: users.totpEnabled,
+  lastUpdated: users.lastUpdated,
+  simulated: users.simulated,
+  testSource: users.testSource,
+  environment: users.environment,
+};
+export type ProfileUser = { [K in keyof typeof profileColumns]: (typeof users.$inferSelect)[K] };
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export function toProfile(user: UserRow, methods: readonly PayoutMethodRow[], now: Date): Profile {
+export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed'>>, now: Date): Profile {
   return {
     id: user.id,
     email: user.email,
@@ -49,7 +78,7 @@ export function toProfile(user: UserRow, methods: readonly PayoutMethodRow[], no
 
 /** The user's profile, or null when the account no longer exists. */
 export async function loadProfile(db: DbOrTx, userId: string, now: Date): Promise<Profile | null> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  const [user] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
   if (!user) return null;
   const methods = await db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)).orderBy(asc(payoutMethods.createdAt));
   return toProfile(user, methods, now);

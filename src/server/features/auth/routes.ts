@@ -91,6 +91,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
         previousSessionId: request.auth?.sessionId,
+        // The connection closed before the answer: nobody will read it (argon2-pool.ts).
+        clientGone: () => reply.raw.closed && !reply.raw.writableFinished,
       });
       if ('challengeId' in result) {
         return reply.status(200).send({ twoFactorRequired: true, challengeId: result.challengeId, ...(result.passkeyAvailable ? { passkeyAvailable: true as const } : {}) });

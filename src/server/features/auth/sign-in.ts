@@ -5,14 +5,16 @@ import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';
 import type { Profile } from '../../../contracts/me';
 import type { Db } from '../../db/client';
-import { passkeys, users } from '../../db/schema';
+import { passkeys } from '../../db/schema';
 import { audit } from '../../lib/audit';
+import type { ClientGone } from '../../lib/argon2-pool';
 import { AppError } from '../../lib/errors';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
-import { inTransaction } from '../../lib/transaction';
-import { createSession, deleteSession, type NewSession } from '../../plugins/session';
-import { loadProfile } from './get-profile';
+import { changed } from '../../lib/transaction';
+import type { NewSession } from '../../plugins/session';
+import { toProfile } from './get-profile';
 import type { FailureCounter } from './limits';
+import { accountByEmail, createSignedInSession } from './sign-in-statements';
 import { createTwoFactorChallenge } from './two-factor-sign-in';
 
 export const invalidCredentials = () => new AppError(401, 'invalid_credentials', AUTH_MESSAGES.invalidCredentials);
@@ -30,13 +32,14 @@ export async function signIn(
     previousSessionId?: string;
     /** This e-mail's failures from this address (limits.ts `limitSignIn`). */
     failures: FailureCounter;
+    /** Whether the client stopped waiting: its password is then not checked if still queued (503). */
+    clientGone?: ClientGone;
   },
 ): Promise<{ profile: Profile; session: NewSession } | { challengeId: string; passkeyAvailable: boolean }> {
-  const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
-    .from(users)
-    .where(eq(users.email, input.email));
-  const ok = user ? await verifyPassword(user.passwordHash, input.password, input.ip) : await verifyAgainstDummy(input.password, input.ip);
+  const [user] = await accountByEmail(db, { email: input.email });
+  const ok = user
+    ? await verifyPassword(user.passwordHash, input.password, input.ip, input.clientGone)
+    : await verifyAgainstDummy(input.password, input.ip, input.clientGone);
   if (!user || !ok) {
     await input.failures.failed();
     await audit(db, {
@@ -56,19 +59,15 @@ export async function signIn(
     const [passkey] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, user.id)).limit(1);
     return { challengeId, passkeyAvailable: passkey !== undefined };
   }
-  return inTransaction(db, async (tx) => {
-    if (input.previousSessionId) await deleteSession(tx, input.previousSessionId);
-    const session = await createSession(tx, {
-      userId: user.id,
-      remember: input.rememberMe,
-      now: input.now,
-      ip: input.ip,
-      userAgent: input.userAgent,
-      passwordEntered: true,
-    });
-    await audit(tx, { userId: user.id, event: 'sign_in', ip: input.ip, details: { rememberMe: input.rememberMe }, at: input.now });
-    const profile = await loadProfile(tx, user.id, input.now);
-    if (!profile) throw invalidCredentials();
-    return { profile, session };
+  const signedIn = await createSignedInSession(db, {
+    userId: user.id,
+    remember: input.rememberMe,
+    now: input.now,
+    ip: input.ip,
+    userAgent: input.userAgent,
+    previousSessionId: input.previousSessionId,
   });
+  // The statement has committed: no instance may go on accepting the replaced session from its cache.
+  if (input.previousSessionId) changed(db, { kind: 'session', sessionId: input.previousSessionId });
+  return { profile: toProfile(signedIn.user, signedIn.methods, input.now), session: signedIn.session };
 }
