@@ -363,7 +363,8 @@ export const journals = pgTable(
     memo: text('memo').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [index('journals_reference_idx').on(t.referenceId)],
+  // No index on reference_id: nothing reads journals by it, and every money movement would pay
+  // for one (migration 0011, docs/decisions/141).
 );
 
 export const journalEntries = pgTable(
@@ -375,8 +376,9 @@ export const journalEntries = pgTable(
     amountCents: money('amount_cents').notNull(),
   },
   (t) => [
+    // By journal for the balance trigger; none by account: only the ledger check reads entries by
+    // account, all of them at once, and every entry inserted would pay for it (decision 141).
     index('journal_entries_journal_idx').on(t.journalId),
-    index('journal_entries_account_idx').on(t.accountId),
     check('journal_entries_nonzero', sql`${t.amountCents} <> 0`),
   ],
 );

@@ -1,19 +1,25 @@
 // The money-effects drain (decision 030): carries out, after their commit, the effects that
 // transactions wrote (money-effects.ts), and retries until the outside system confirms.
 //
-// - A batch is claimed with one statement (`for update skip locked`, then a lease): instances
-//   that drain at the same time never take the same effect, and an effect whose drainer died
-//   (SIGKILL between its commit and its call) is taken again when the lease ends.
+// - The hot writers (the cash-out's statement, the completion's write) write their effects already
+//   claimed: leased to themselves, as a claim would (decision 140). Once their commit is known they
+//   hand them to `carryOut`, which calls at once, with no claim statement; if this process dies
+//   first, the lease ends and any drain takes them.
+// - Anything else due (effects written unclaimed, retries, effects of a dead process) is claimed
+//   in batches by one statement (`for update skip locked`, then a lease): instances that drain at
+//   the same time never take the same effect.
 // - Each call carries the effect's reference, which the outside system deduplicates by, so an
 //   answer lost after the thing was done costs a repeated call, never a second payout.
+// - Outcomes are written in batches (one statement for every outcome known at that moment).
 // - A failure waits retryBase × 2^(attempts-1) (at most an hour) before the next try; after
 //   MAX_EFFECT_ATTEMPTS the effect is dead: logged at error level, left for a person.
-// - No call is ever made inside a database transaction: the claim and the outcome are single
+// - No call is ever made inside a database transaction: the claim and the outcomes are single
 //   statements of their own.
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Adapters } from '../adapters';
 import type { Db } from '../db/client';
+import { namedSqlStatement } from '../db/named-statement';
 import { outsideTransaction } from '../db/transaction-scope';
 import { rowsOf } from '../ledger/post-journal';
 import type { MoneyEffect } from './money-effects';
@@ -25,15 +31,44 @@ const BATCH = 20;
 /** Rounds per drain, so one drain has a bounded duration; the scheduler comes back for the rest. */
 const MAX_ROUNDS = 50;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Outcomes per statement. */
+const OUTCOME_BATCH = 200;
 
-type EffectRow = { id: string; kind: MoneyEffect['kind']; reference: string; user_id: string | null; payload: unknown; attempts: number };
+type EffectRow = { kind: MoneyEffect['kind']; reference: string; payload: unknown; attempts: number };
+
+type Outcome = { reference: string; status: 'done' | 'pending' | 'dead'; error: string | null; waitSeconds: number; result: string | null };
+
+// One statement for a batch of outcomes. A confirmed effect keeps its row (status done, with the
+// provider's answer), so its reference stays taken. The effects are found through the unique
+// index on reference (`= any`), whatever the table held when the plan was kept.
+const outcomesStatement = namedSqlStatement(
+  'money_effect_outcomes',
+  () => sql`
+    update money_effects m set status = v.status, last_error = v.error,
+      done_at = case when v.status = 'done' then now() else m.done_at end,
+      result = case when v.status = 'done' then v.result::jsonb else m.result end,
+      next_attempt_at = case when v.status = 'done' then m.next_attempt_at else now() + make_interval(secs => v.wait_seconds) end
+    from unnest(${sql.placeholder('references')}::text[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('errors')}::text[],
+      ${sql.placeholder('waitSeconds')}::float8[], ${sql.placeholder('results')}::text[]) as v(reference, status, error, wait_seconds, result)
+    where m.reference = any(${sql.placeholder('references')}::text[]) and m.reference = v.reference`,
+);
 
 export type EffectDrain = {
-  /** Carries out every effect due now; resolves once a full pass has run after this call. Returns how many were confirmed. */
+  /**
+   * Carries out every effect due now, after the effects handed to `carryOut` so far are settled;
+   * resolves once a full pass has run after this call. Returns how many were confirmed.
+   */
   drain(): Promise<number>;
   /** Asks for a drain soon, outside the caller's transaction and without waiting for it. */
   kick(): void;
-  /** Resolves when no drain is running (on close). */
+  /**
+   * After the commit that wrote them claimed by their writer (`effectsValues(…, leaseSeconds)`):
+   * carries these effects out now, without waiting for it. Only effects that commit wrote.
+   */
+  carryOut(effects: readonly MoneyEffect[]): void;
+  /** The lease a writer gives the effects it hands to `carryOut`. */
+  readonly leaseSeconds: number;
+  /** Resolves when no drain, call or outcome is under way (on close). */
   idle(): Promise<void>;
 };
 
@@ -56,8 +91,42 @@ export function createEffectDrain(deps: {
           select id from money_effects where status = 'pending' and next_attempt_at <= now()
           order by next_attempt_at limit ${BATCH} for update skip locked
         )
-        returning id, kind, reference, user_id, payload, attempts`),
+        returning kind, reference, payload, attempts`),
     );
+  }
+
+  // Outcomes wait for the next statement; every outcome known when it starts goes in it.
+  let queued: Array<{ outcome: Outcome; settled: (error?: unknown) => void }> = [];
+  let writing: Promise<void> | undefined;
+  function record(outcome: Outcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      queued.push({ outcome, settled: (error) => (error === undefined ? resolve() : reject(error)) });
+      // setImmediate: the outcomes of calls answered together share a statement.
+      writing ??= new Promise<void>((done) => setImmediate(() => void writeQueued().finally(done)));
+    });
+  }
+  async function writeQueued(): Promise<void> {
+    try {
+      while (queued.length > 0) {
+        const batch = queued.slice(0, OUTCOME_BATCH);
+        queued = queued.slice(batch.length);
+        const outcomes = batch.map((b) => b.outcome);
+        try {
+          await outcomesStatement(db, {
+            references: outcomes.map((o) => o.reference),
+            statuses: outcomes.map((o) => o.status),
+            errors: outcomes.map((o) => o.error),
+            waitSeconds: outcomes.map((o) => o.waitSeconds),
+            results: outcomes.map((o) => o.result),
+          });
+          for (const b of batch) b.settled();
+        } catch (error) {
+          for (const b of batch) b.settled(error);
+        }
+      }
+    } finally {
+      writing = undefined;
+    }
   }
 
   async function perform(row: EffectRow): Promise<unknown> {
@@ -75,34 +144,39 @@ export function createEffectDrain(deps: {
     }
   }
 
-  async function settle(row: EffectRow): Promise<boolean> {
+  /** Calls, then records the outcome; true when confirmed, 'retry-now' when due again at once. */
+  async function settle(row: EffectRow): Promise<boolean | 'retry-now'> {
     let timer: NodeJS.Timeout | undefined;
+    let outcome: Outcome;
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${EFFECT_CALL_TIMEOUT_MS} ms`)), EFFECT_CALL_TIMEOUT_MS);
       });
       const result = await Promise.race([perform(row), timeout]);
-      await db.execute(sql`
-        update money_effects set status = 'done', done_at = now(), last_error = null, result = ${JSON.stringify(result ?? null)}::jsonb
-        where id = ${row.id}::uuid`);
-      return true;
+      outcome = { reference: row.reference, status: 'done', error: null, waitSeconds: 0, result: JSON.stringify(result ?? null) };
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const dead = row.attempts >= MAX_EFFECT_ATTEMPTS;
       const waitMs = Math.min(deps.retryBaseMs * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
-      await db.execute(sql`
-        update money_effects set status = ${dead ? 'dead' : 'pending'}, last_error = ${message},
-          next_attempt_at = now() + make_interval(secs => ${waitMs / 1000})
-        where id = ${row.id}::uuid`);
+      outcome = { reference: row.reference, status: dead ? 'dead' : 'pending', error: message, waitSeconds: waitMs / 1000, result: null };
       if (dead) {
-        log.error({ effectId: row.id, kind: row.kind, reference: row.reference, attempts: row.attempts, error: message }, 'money effect dead-lettered: a person must look at it');
+        log.error({ kind: row.kind, reference: row.reference, attempts: row.attempts, error: message }, 'money effect dead-lettered: a person must look at it');
       } else {
-        log.warn({ effectId: row.id, kind: row.kind, reference: row.reference, attempts: row.attempts, retryInMs: waitMs, error: message }, 'money effect failed; will retry');
+        log.warn({ kind: row.kind, reference: row.reference, attempts: row.attempts, retryInMs: waitMs, error: message }, 'money effect failed; will retry');
       }
-      return false;
     } finally {
       clearTimeout(timer);
     }
+    try {
+      await record(outcome);
+    } catch (error) {
+      // Unrecorded, the effect stays leased: when the lease ends a drain calls again, and the
+      // outside system answers that duplicate from its record of the reference.
+      log.error({ err: error, kind: row.kind, reference: row.reference }, 'money effect outcome not recorded; the effect will be retried');
+      return false;
+    }
+    if (outcome.status === 'done') return true;
+    return outcome.status === 'pending' && outcome.waitSeconds === 0 ? 'retry-now' : false;
   }
 
   async function pass(): Promise<number> {
@@ -111,9 +185,18 @@ export function createEffectDrain(deps: {
       const rows = await claim();
       if (rows.length === 0) break;
       const outcomes = await Promise.all(rows.map(settle));
-      confirmed += outcomes.filter(Boolean).length;
+      confirmed += outcomes.filter((o) => o === true).length;
+      // Another round only if this one may have left something due: a full batch, or a retry due
+      // at once. Effects committed meanwhile come with their own kick (or in carryOut).
+      if (rows.length < BATCH && !outcomes.includes('retry-now')) break;
     }
     return confirmed;
+  }
+
+  // The effects handed over by their writers, until their outcomes are written.
+  const carrying = new Set<Promise<unknown>>();
+  async function settleCarried(): Promise<void> {
+    while (carrying.size > 0) await Promise.all([...carrying]);
   }
 
   // One drain at a time per process; asked for while one runs, it goes round once more, so an
@@ -126,6 +209,7 @@ export function createEffectDrain(deps: {
       return running;
     }
     running = outsideTransaction(async () => {
+      await settleCarried();
       let total = 0;
       do {
         again = false;
@@ -138,17 +222,38 @@ export function createEffectDrain(deps: {
     return running;
   }
 
+  function kick(): void {
+    outsideTransaction(() =>
+      setImmediate(() => {
+        drain().catch((error: unknown) => log.error({ err: error }, 'money effects drain failed'));
+      }),
+    );
+  }
+
   return {
     drain,
-    kick() {
-      outsideTransaction(() =>
-        setImmediate(() => {
-          drain().catch((error: unknown) => log.error({ err: error }, 'money effects drain failed'));
-        }),
-      );
+    kick,
+    carryOut(effects) {
+      if (effects.length === 0) return;
+      outsideTransaction(() => {
+        const work = new Promise<void>((resolve) => setImmediate(resolve))
+          .then(() => Promise.all(effects.map((e) => settle({ kind: e.kind, reference: e.reference, payload: e.payload, attempts: 1 }))))
+          .then((outcomes) => {
+            // A retry due at once (no back-off configured) is the drain's to take.
+            if (outcomes.includes('retry-now')) kick();
+          })
+          .catch((error: unknown) => log.error({ err: error }, 'money effects carry-out failed'))
+          .finally(() => carrying.delete(work));
+        carrying.add(work);
+      });
     },
+    leaseSeconds: leaseMs / 1000,
     async idle() {
-      while (running) await running.catch(() => undefined);
+      while (running || carrying.size > 0 || writing) {
+        await running?.catch(() => undefined);
+        await settleCarried();
+        await writing;
+      }
     },
   };
 }

@@ -41,11 +41,18 @@ export async function enqueueEffects(tx: DbOrTx, effects: MoneyEffect[]): Promis
  * The effects as a WITH clause (`money_effect_rows`) of a larger statement, written only where
  * `guard` holds (say, only if the debit happened). Lists travel as arrays, so the text is fixed;
  * the placeholders are named effect…, clear of the statement's own.
+ *
+ * With a lease (`effectsValues(effects, leaseSeconds)`) the rows are written claimed by their
+ * writer, as the drain's claim would leave them (one attempt, leased): the writer hands them to
+ * `app.effects.carryOut` once its commit is known (decision 140), and no other drain takes them
+ * before the lease ends.
  */
 export function effectsClause(guard: SQL = sql`true`): SQL {
+  const lease = sql`${sql.placeholder('effectLeaseSeconds')}::float8`;
   return sql`money_effect_rows as (
-    insert into money_effects (kind, reference, user_id, payload)
-    select e.kind, e.reference, e.user_id, e.payload::jsonb
+    insert into money_effects (kind, reference, user_id, payload, attempts, next_attempt_at)
+    select e.kind, e.reference, e.user_id, e.payload::jsonb, case when ${lease} is null then 0 else 1 end,
+      now() + make_interval(secs => coalesce(${lease}, 0))
     from unnest(${sql.placeholder('effectKinds')}::text[], ${sql.placeholder('effectReferences')}::text[], ${sql.placeholder('effectUserIds')}::uuid[],
       ${sql.placeholder('effectPayloads')}::text[]) as e(kind, reference, user_id, payload)
     where ${guard}
@@ -54,9 +61,10 @@ export function effectsClause(guard: SQL = sql`true`): SQL {
   )`;
 }
 
-/** The placeholders' values of `effectsClause`. */
-export function effectsValues(effects: MoneyEffect[]): Record<string, unknown> {
+/** The placeholders' values of `effectsClause`; given a lease, the rows are written claimed by their writer. */
+export function effectsValues(effects: MoneyEffect[], leaseSeconds: number | null = null): Record<string, unknown> {
   return {
+    effectLeaseSeconds: leaseSeconds,
     effectKinds: effects.map((e) => e.kind),
     effectReferences: effects.map((e) => e.reference),
     effectUserIds: effects.map((e) => e.userId),

@@ -29,7 +29,7 @@ import { namedSqlStatement, placeholderValues } from '../../db/named-statement';
 import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
-import { effectsClause, effectsValues } from '../../effects/money-effects';
+import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
 import { replayStored, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
 import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout } from './cashout-rules';
@@ -118,7 +118,8 @@ type WriteRow = JournalResultRow &
   };
 
 export type OneStatementOutcome =
-  | { kind: 'answered'; result: StoredResponse & { replayed: boolean } }
+  /** `payout`: the effect this statement wrote, claimed by it, for `app.effects.carryOut` (decision 140). */
+  | { kind: 'answered'; result: StoredResponse & { replayed: boolean }; payout?: MoneyEffect }
   /** Something changed under the statement (nothing was written): try again. */
   | { kind: 'changed' }
   /** A case for the locked transaction: the key is expired and to be reused. */
@@ -185,7 +186,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
         placeholderValues({
           journal,
           debit: debitValues(priced.debit),
-          payout: effectsValues([payout]),
+          payout: effectsValues([payout], app.effects.leaseSeconds),
           cashout: {
             plan: facts.plan,
             promoEnd: facts.promoEndText,
@@ -243,7 +244,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
     },
     payout.reference,
   );
-  return { kind: 'answered', result: { status: 201, body, replayed: false } };
+  return { kind: 'answered', result: { status: 201, body, replayed: false }, payout };
 }
 
 /** The outcome a key found in the database calls for, or null when there is none. */

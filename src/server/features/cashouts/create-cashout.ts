@@ -30,7 +30,7 @@ import {
 } from '../../lib/idempotency';
 import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
 import { cashoutInOneStatement } from './cashout-in-one-statement';
-import { enqueueEffects } from '../../effects/money-effects';
+import { enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 
 export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage, toCashout } from './cashout-rules';
 export type { CashoutInput } from './cashout-rules';
@@ -50,16 +50,24 @@ export async function createCashout(
   await app.adapters.delay('cashout');
   const fingerprint = requestFingerprint({ method: 'POST', route: '/api/cashouts', body: input });
   const result = await cashOut(app, userId, input, idempotencyKey, fingerprint);
-  // The payout goes out after the commit (decision 030); a replay wrote nothing new to send.
-  if (!result.replayed) app.effects.kick();
+  // The payout goes out after the commit (decision 030); a replay wrote nothing new to send. The
+  // one statement wrote it claimed, for this process to send at once (decision 140).
+  if (result.payout) app.effects.carryOut([result.payout]);
+  else if (!result.replayed) app.effects.kick();
   return { status: result.status, body: result.body as CreateCashoutResponse, replayed: result.replayed };
 }
 
-async function cashOut(app: FastifyInstance, userId: string, input: CashoutInput, key: string, fingerprint: string): Promise<StoredResponse & { replayed: boolean }> {
+async function cashOut(
+  app: FastifyInstance,
+  userId: string,
+  input: CashoutInput,
+  key: string,
+  fingerprint: string,
+): Promise<StoredResponse & { replayed: boolean; payout?: MoneyEffect }> {
   const now = app.now();
   for (let attempt = 1; attempt <= ONE_STATEMENT_ATTEMPTS; attempt += 1) {
     const outcome = await cashoutInOneStatement(app, { userId, input, key, fingerprint, expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) });
-    if (outcome.kind === 'answered') return outcome.result;
+    if (outcome.kind === 'answered') return { ...outcome.result, ...(outcome.payout ? { payout: outcome.payout } : {}) };
     if (outcome.kind === 'use-transaction') break;
   }
   return withIdempotency(

@@ -50,16 +50,29 @@ export async function completeCombine(
   // Idempotency-Key: a retry gets the same card from the processor. Issuing moves no money; a
   // completion refused below leaves that card unfunded and unused.
   const issued = await issueCard(app, userId, idempotencyKey, input.cardType);
+  // The captures the committed attempt wrote (claimed by it: decision 140).
+  const captures: CompletionEffects = { written: [], hookEffects: 0 };
   const result = await withIdempotency(
     app.db,
     { userId, key: idempotencyKey, fingerprint, now: app.now() },
-    async (tx, claim) => ({ status: 201, body: await completeInTransaction(app, tx, userId, combineId, input, claim, issued) }),
+    async (tx, claim) => {
+      captures.written = [];
+      captures.hookEffects = 0;
+      return { status: 201, body: await completeInTransaction(app, tx, userId, combineId, input, claim, issued, captures) };
+    },
     { claimInFirstStatement: true },
   );
-  // The captures (and any rebate payout) go out after the commit; a replay wrote nothing new.
-  if (!result.replayed) app.effects.kick();
+  // The captures go out after the commit, from this process at once; a replay wrote nothing new.
+  // A hook's effects (a rebate payout) were written unclaimed: the drain takes them.
+  if (!result.replayed) {
+    app.effects.carryOut(captures.written);
+    if (captures.hookEffects > 0) app.effects.kick();
+  }
   return { status: result.status, body: result.body as CompleteCombineResponse };
 }
+
+/** What the committed attempt wrote for the drain: its captures (claimed) and how many effects its hooks wrote (unclaimed). */
+type CompletionEffects = { written: MoneyEffect[]; hookEffects: number };
 
 function issueCard(app: FastifyInstance, userId: string, idempotencyKey: string, cardType: CompleteInput['cardType']): Promise<IssuedCard> {
   const network = randomInt(2) === 0 ? 'visa' : 'mastercard';
@@ -162,6 +175,7 @@ async function completeInTransaction(
   input: CompleteInput,
   claim: ClaimInFirstStatement,
   issued: IssuedCard,
+  captures: CompletionEffects,
 ): Promise<CompleteCombineResponse> {
   const now = app.now();
   // Lock order everywhere: the user and the combine (one statement), then the promo counter, then cards.
@@ -198,7 +212,7 @@ async function completeInTransaction(
     const moved = await debitCard(tx, { ...debit, userId });
     if (!moved) throw conflict('A card used as a source changed while this card was being created, so nothing was charged. Please review and confirm again.', 'source_unavailable');
   }
-  return writePlan(app, tx, { userId, row, sources, user, issued, plan: decided, facts, input, claim });
+  return writePlan(app, tx, { userId, row, sources, user, issued, plan: decided, facts, input, claim, captures });
 }
 
 /** The review step's figures for these facts, sent with a refusal that is about them. */
@@ -216,11 +230,12 @@ type WriteContext = {
   facts: CompletionFacts;
   input: CompleteInput;
   claim: ClaimInFirstStatement;
+  captures: CompletionEffects;
 };
 
 /** The plan's rows, written by one statement (completion-write.ts), and the answer built from them. */
 async function writePlan(app: FastifyInstance, tx: Tx, context: WriteContext): Promise<CompleteCombineResponse> {
-  const { userId, row, sources, user, issued, plan, facts, input, claim } = context;
+  const { userId, row, sources, user, issued, plan, facts, input, claim, captures } = context;
   const now = facts.now;
   const combineId = row.id;
   const cardId = plan.card.id;
@@ -293,6 +308,7 @@ async function writePlan(app: FastifyInstance, tx: Tx, context: WriteContext): P
   // Idempotency-Key (one round trip less). A BNPL rebate may be paid by a hook, after the write:
   // that answer is built, and then stored, once the hooks have run.
   const finalAnswer = newRebates.length === 0 ? await completionAnswer(tx, written, []) : null;
+  const effects = plan.effects.map((e) => captureEffect(userId, combineId, e.authorizationId, e.amountCents));
   const stored = await writeCompletion(tx, {
     userId,
     combineId,
@@ -304,14 +320,16 @@ async function writePlan(app: FastifyInstance, tx: Tx, context: WriteContext): P
     promoApplied,
     promoEnd: promoEndFrom(now),
     captured: capturedSources,
-    effects: plan.effects.map((e) => captureEffect(userId, combineId, e.authorizationId, e.amountCents)),
+    effects,
+    effectLeaseSeconds: app.effects.leaseSeconds,
     combine: completedFields,
     store: claim.storeValues(finalAnswer && { status: 201, body: finalAnswer }),
   });
   claim.settleStore(stored);
+  captures.written = effects;
 
   // The user row is locked since the start of this transaction: its payout choice is current.
-  await afterCompletionHooks.run(tx, { userId, now, preferredPayout: user.preferredPayout });
+  captures.hookEffects = await afterCompletionHooks.run(tx, { userId, now, preferredPayout: user.preferredPayout });
   return finalAnswer ?? (await completionAnswer(tx, written));
 }
 
@@ -356,13 +374,16 @@ async function completionAnswer(db: DbOrTx, written: WrittenRows, rebates?: []):
 // Other features (payouts: paying pending BNPL rebates) hook into the completion transaction
 // without this file importing them.
 export type CompletionContext = { userId: string; now: Date; preferredPayout: string | null };
-type CompletionHook = (tx: Tx, context: CompletionContext) => Promise<void>;
+/** Resolves to how many money effects it may have written (unclaimed: the completion then kicks the drain). */
+type CompletionHook = (tx: Tx, context: CompletionContext) => Promise<number>;
 const hooks: CompletionHook[] = [];
 export const afterCompletionHooks = {
   add(hook: CompletionHook) {
     if (!hooks.includes(hook)) hooks.push(hook);
   },
-  async run(tx: Tx, context: CompletionContext) {
-    for (const hook of hooks) await hook(tx, context);
+  async run(tx: Tx, context: CompletionContext): Promise<number> {
+    let effects = 0;
+    for (const hook of hooks) effects += await hook(tx, context);
+    return effects;
   },
 };

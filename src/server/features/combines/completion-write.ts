@@ -98,8 +98,10 @@ export type CompletionWrite = {
   promoEnd: Date;
   /** The sources with their final figures (status captured). */
   captured: SourceRow[];
-  /** The holds to capture once this commits (DECISIONS §7). */
+  /** The holds to capture once this commits (DECISIONS §7), written claimed by this writer (decision 140). */
   effects: MoneyEffect[];
+  /** The lease of those claims (`app.effects.leaseSeconds`). */
+  effectLeaseSeconds: number;
   combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
   /** The placeholders of the Idempotency-Key's store clause (ClaimInFirstStatement.storeValues). */
   store: Record<string, unknown>;
@@ -116,7 +118,7 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite): Promise<n
         card: card.values,
         journal: journal.values,
         answer: write.store,
-        captures: effectsValues(write.effects),
+        captures: effectsValues(write.effects, write.effectLeaseSeconds),
         completion: {
           userId: write.userId,
           combineId: write.combineId,

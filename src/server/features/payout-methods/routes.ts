@@ -13,8 +13,8 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
 // A combine that completes while the user already has a preferred payout method pays its BNPL
 // rebate at once, in the completion transaction. One module-level function, so registering the
 // plugin in many apps (tests) adds it once.
-async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: CompletionContext) {
-  await payPendingRebates(tx, context.userId, context.preferredPayout, context.now);
+async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: CompletionContext): Promise<number> {
+  return (await payPendingRebates(tx, context.userId, context.preferredPayout, context.now)).count;
 }
 
 export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
