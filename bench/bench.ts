@@ -17,7 +17,7 @@ import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { closeCpuMeter } from './lib/cpu';
 import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from './lib/flood';
 import { parseOptions } from './lib/options';
-import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, queryDatabase, ADMIN_URL } from './lib/postgres';
+import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
 import { computeRatios, describeMachine, evaluateFloors, formatReport, newBenchResult } from './lib/report';
 import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
         // the previous scenario's dead rows and stale statistics are not this one's to pay for.
         await queryDatabase(databaseUrl, 'vacuum analyze');
         log(`scenario: ${name}`);
-        const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases);
+        const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases, () => outboxSettled(databaseUrl));
         result.scenarios[name] = figures;
         log(`  ${figures.rps.toFixed(0)} answers/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
         if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(3)} ms (server-wide ${figures.cpu.postgresAllMs.toFixed(3)}), server ${figures.cpu.serverMs.toFixed(3)} ms, load generator ${figures.cpu.benchMs.toFixed(3)} ms`);

@@ -81,3 +81,24 @@ export async function queryDatabase(url: string, text: string, values: unknown[]
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * Resolves once the app has carried out every money effect it wrote (payouts, captures): the
+ * outbox is part of what a cash-out or a completion costs, so a measured window ends only when it
+ * is empty (decision 134). One connection, polled every 100 ms (a count on a partial index).
+ */
+export async function outboxSettled(url: string, timeoutMs = 120_000): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ pending: number }>("select count(*)::int as pending from money_effects where status = 'pending'");
+      if ((rows[0]?.pending ?? 0) === 0) return;
+      if (Date.now() > deadline) throw new Error(`${rows[0]?.pending} money effects still pending after ${timeoutMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

@@ -138,8 +138,20 @@ function cashoutRequest(cards: ReadonlyArray<{ user: User; cardId: string }>): R
 }
 
 /** Warm-up, then the measured run, of one scenario. */
-export async function measureScenario(name: ScenarioName, baseUrl: string, options: BenchOptions, prepared: Prepared, serverPid: number | undefined, databases: string[]): Promise<Figures> {
+export async function measureScenario(
+  name: ScenarioName,
+  baseUrl: string,
+  options: BenchOptions,
+  prepared: Prepared,
+  serverPid: number | undefined,
+  databases: string[],
+  /** Resolves when the outbox is empty: the money scenarios' windows close then (decision 134). */
+  outboxSettled: () => Promise<void> = async () => {},
+): Promise<Figures> {
   const base = { url: baseUrl, connections: options.connections, serverPid, databases };
+  // The warm-up's payouts and captures are sent before the measured window opens, and the
+  // window's own before it closes.
+  const money = { ...base, settled: outboxSettled };
   switch (name) {
     case 'sign-in': {
       // More sign-ins at once than the argon2id pool admits are answered 503 with Retry-After
@@ -153,10 +165,10 @@ export async function measureScenario(name: ScenarioName, baseUrl: string, optio
       return runLoad({ ...base, duration: options.measureSeconds, requests: [listCardsRequest(prepared.readUsers)] });
     case 'combine-complete':
       // Each completion needs its own draft, so these runs are a fixed number of requests.
-      await runLoad({ ...base, amount: prepared.warmupDrafts.length, requests: [completeRequest(prepared.warmupDrafts)] });
-      return runLoad({ ...base, amount: prepared.measuredDrafts.length, requests: [completeRequest(prepared.measuredDrafts)] });
+      await runLoad({ ...money, amount: prepared.warmupDrafts.length, requests: [completeRequest(prepared.warmupDrafts)] });
+      return runLoad({ ...money, amount: prepared.measuredDrafts.length, requests: [completeRequest(prepared.measuredDrafts)] });
     case 'cash-out':
-      await runLoad({ ...base, duration: options.warmupSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
-      return runLoad({ ...base, duration: options.measureSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
+      await runLoad({ ...money, duration: options.warmupSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
+      return runLoad({ ...money, duration: options.measureSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
   }
 }
