@@ -9,6 +9,8 @@
 //      503                an operation that checks or sets a password (route config
 //                         `hashesPassword`) while the argon2id pool would refuse it anyway:
 //                         decided before the body is read (decision 131);
+//                         either refusal, repeated before the client's Retry-After, is sent
+//                         after a second (decision 137);
 //   3. 415                a body that is not application/json (Fastify's body parsing);
 //   4. 400                the body, query, path or headers break their (strict) schemas;
 //   5. the handler:       rate limits (429), then the operation's own refusals (403/404/409/...).
@@ -25,7 +27,8 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { errorResponse } from '../../contracts/errors';
-import { argon2Busy, argon2Pool } from '../lib/argon2-pool';
+import { ARGON2_BUSY_RETRY_AFTER_SECONDS, argon2Busy, argon2Pool } from '../lib/argon2-pool';
+import { RefusalMemory, sendRefusal } from '../lib/repeated-refusals';
 import { AppError, unauthorized } from '../lib/errors';
 import { existingLimit } from './rate-limit';
 import { strictSchema } from '../lib/strict-schema';
@@ -122,6 +125,9 @@ export const requestOrderPlugin = fp(
       schema.response = { ...added, ...schema.response };
     });
 
+    // Addresses the busy argon2id pool turned away, and until when they were told to wait.
+    const busyPoolRefusals = new RefusalMemory();
+
     // Synchronous, like every hook that all requests pass: no promise per request.
     app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
       // Fastify builds routeOptions anew at each read: read it once.
@@ -131,9 +137,14 @@ export const requestOrderPlugin = fp(
       if (requiresSession(security) && !request.auth) return done(unauthorized());
       if (isCrossSite(request)) return done(new AppError(403, 'csrf_failed', CSRF_MESSAGE));
       const { perIpLimit, hashesPassword } = route.config;
+      // An address already refused on this limit came back before its Retry-After: held a moment
+      // (decision 137).
       const refused = perIpLimit ? existingLimit(app.db, perIpLimit)?.refusedNow(request.ip) : undefined;
-      if (refused) return done(refused);
-      if (hashesPassword && argon2Pool().refusesNow(request.ip)) return done(argon2Busy());
+      if (refused) return sendRefusal(true, () => done(refused));
+      if (hashesPassword && argon2Pool().refusesNow(request.ip)) {
+        const busy = argon2Busy();
+        return sendRefusal(busyPoolRefusals.refused(request.ip, busy.retryAfterSeconds ?? ARGON2_BUSY_RETRY_AFTER_SECONDS), () => done(busy));
+      }
       done();
     });
   },

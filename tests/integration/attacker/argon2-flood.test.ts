@@ -6,6 +6,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argon2Pool } from '../../../src/server/lib/argon2-pool';
 import { PASSWORD_HASH_OPTIONS } from '../../../src/server/lib/passwords';
+import { REPEATED_REFUSAL_DELAY_MS } from '../../../src/server/lib/repeated-refusals';
 import { recoveryCodes } from '../../../src/server/db/schema';
 import { base32Decode, totp } from '../../../src/server/lib/totp';
 import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
@@ -71,10 +72,17 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
     try {
       const c = client(t.app, ip);
       // A body that would be a 400: the busy pool answers first, at no cost of parsing or lookup.
+      let sentAt = performance.now();
       const busy = await c.request('POST', '/api/auth/login', { email: 'not-an-email' });
       expect(busy.statusCode, busy.body).toBe(503);
       expect(busy.json().error.code).toBe('service_unavailable');
       expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
+      expect(performance.now() - sentAt, 'a first refusal is sent at once').toBeLessThan(REPEATED_REFUSAL_DELAY_MS / 2);
+      // Back at once instead of after Retry-After: the same refusal, after a second (decision 137).
+      sentAt = performance.now();
+      const repeated = await c.request('POST', '/api/auth/login', { email: 'not-an-email' });
+      expect(repeated.statusCode, repeated.body).toBe(503);
+      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(REPEATED_REFUSAL_DELAY_MS - 50);
       // A signed-out caller of a session-only check still learns only that it must sign in.
       const signedOut = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
       expect(signedOut.statusCode).toBe(401);
@@ -172,10 +180,13 @@ describe.skipIf(!run)('attacker: argon2id flood (issue 19, item 2)', () => {
       const statuses = await floodFrom(ip, AUTH_RATE_LIMITS.login.perIp + 1, () => loginVia(client(t.app, ip), freshEmail('nobody'), 'Wrong-Guess-1'));
       expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
       expect(statuses.at(-1)).toBe(429);
-      // Refused again before its body is read (decision 132): a body that would be a 400 gets the 429.
+      // Refused again before its body is read (decision 132): a body that would be a 400 gets the
+      // 429, and since the address did not wait as told, only after a second (decision 137).
+      const sentAt = performance.now();
       const again = await client(t.app, ip).request('POST', '/api/auth/login', { email: 'not-an-email' });
       expect(again.statusCode, again.body).toBe(429);
       expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+      expect(performance.now() - sentAt).toBeGreaterThanOrEqual(REPEATED_REFUSAL_DELAY_MS - 50);
     });
 
     it('the two-factor step, the reset link and the unlock link: many tokens from one address', async () => {

@@ -1,0 +1,32 @@
+// A client told to wait (429 or 503 with Retry-After) that comes straight back gets the same
+// refusal again, but only after a short delay (decision 137; OWASP's progressive delays). A
+// script that ignores Retry-After and resends the moment it is answered would otherwise take
+// the event loop's turn thousands of times a second, and every honest request waits behind its
+// refusals; held for a second, each of its connections asks once a second. The refusal itself
+// is unchanged, and a client that waits as told never meets the delay.
+
+/** How long a repeated refusal is held before it is sent. */
+export const REPEATED_REFUSAL_DELAY_MS = 1_000;
+/** Clients remembered at most (the oldest are forgotten first). */
+const MAX_CLIENTS = 10_000;
+
+/** Remembers until when each client was told to wait, for refusals that have no memory of their own. */
+export class RefusalMemory {
+  private readonly waitUntil = new Map<string, number>();
+
+  /** Records a refusal telling `client` to wait `retryAfterSeconds`; true when it had been told so already and came back early. */
+  refused(client: string, retryAfterSeconds: number, now = Date.now()): boolean {
+    const earlier = this.waitUntil.get(client);
+    const cameBackEarly = earlier !== undefined && earlier > now;
+    this.waitUntil.delete(client); // re-inserted last: the map's order is oldest first
+    this.waitUntil.set(client, Math.max(earlier ?? 0, now + retryAfterSeconds * 1000));
+    if (this.waitUntil.size > MAX_CLIENTS) this.waitUntil.delete(this.waitUntil.keys().next().value as string);
+    return cameBackEarly;
+  }
+}
+
+/** Calls `send` now, or after the delay when the refusal repeats one the client did not wait out. */
+export function sendRefusal(repeated: boolean, send: () => void): void {
+  if (!repeated) return send();
+  setTimeout(send, REPEATED_REFUSAL_DELAY_MS).unref();
+}
