@@ -3,10 +3,11 @@
 // (503 with Retry-After) instead of waiting, so a flood of password checks cannot pile up work.
 //
 // Each worker runs @node-rs/argon2's synchronous functions at the lowest CPU priority (nice 19,
-// set on its own thread id read from /proc/thread-self/stat): the kernel then runs hashing only
-// when nothing at normal priority wants the CPU, so the event loop answering card lists and
-// cash-outs, and PostgreSQL, go first (docs/performance.md, "What the isolation floor needs").
-// Where that is not possible (not Linux, no /proc) the worker hashes at normal priority.
+// set on its own thread id read from /proc/thread-self/stat, then Linux's SCHED_IDLE policy where
+// `chrt` can set it, decision 138): the kernel then runs hashing only when nothing at normal
+// priority wants the CPU, so the event loop answering card lists and cash-outs, and PostgreSQL,
+// go first (docs/performance.md, "What the isolation floor needs"). Where that is not possible
+// (not Linux, no /proc) the worker hashes at normal priority.
 //
 // The queue is fair between clients (the caller names one, the request's IP): each client's recent
 // use of the pool is counted (decaying by half every 7 s), a free thread takes the waiting job of
@@ -58,6 +59,11 @@ if (workerData.nice !== 0) {
     if (Number.isSafeInteger(tid) && tid > 0) {
       require('node:os').setPriority(tid, workerData.nice);
       niced = true;
+      // SCHED_IDLE below nice 19 (decision 138): Node has no call for a thread's scheduling
+      // policy, util-linux's chrt sets it once per worker; without chrt, nice 19 stays.
+      try {
+        require('node:child_process').execFileSync('chrt', ['--idle', '-p', '0', String(tid)], { stdio: 'ignore', timeout: 2000 });
+      } catch {}
     }
   } catch {}
 }
