@@ -22,6 +22,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { AppError } from './errors';
+import { setNewest } from './bounded-map';
 
 export type Argon2Options = { algorithm: number; memoryCost: number; timeCost: number; parallelism: number };
 
@@ -212,9 +213,7 @@ export class Argon2Pool {
   private touch(client: string): number {
     const now = Date.now();
     const value = this.weight(client, now) + 1;
-    this.usage.delete(client); // re-inserted last: the map's order is least recently used first
-    this.usage.set(client, { value, at: now });
-    if (this.usage.size > MAX_CLIENTS) this.usage.delete(this.usage.keys().next().value as string);
+    setNewest(this.usage, client, { value, at: now }, MAX_CLIENTS);
     return value;
   }
 

@@ -5,6 +5,8 @@
 // refusals; held for a second, each of its connections asks once a second. The refusal itself
 // is unchanged, and a client that waits as told never meets the delay.
 
+import { setNewest } from './bounded-map';
+
 /** How long a repeated refusal is held before it is sent. */
 export const REPEATED_REFUSAL_DELAY_MS = 1_000;
 /** Clients remembered at most (the oldest are forgotten first). */
@@ -18,9 +20,7 @@ export class RefusalMemory {
   refused(client: string, retryAfterSeconds: number, now = Date.now()): boolean {
     const earlier = this.waitUntil.get(client);
     const cameBackEarly = earlier !== undefined && earlier > now;
-    this.waitUntil.delete(client); // re-inserted last: the map's order is oldest first
-    this.waitUntil.set(client, Math.max(earlier ?? 0, now + retryAfterSeconds * 1000));
-    if (this.waitUntil.size > MAX_CLIENTS) this.waitUntil.delete(this.waitUntil.keys().next().value as string);
+    setNewest(this.waitUntil, client, Math.max(earlier ?? 0, now + retryAfterSeconds * 1000), MAX_CLIENTS);
     return cameBackEarly;
   }
 }

@@ -9,6 +9,7 @@ import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiter
 import type { DbOrTx } from '../db/client';
 import { rateLimitCounters } from '../db/schema';
 import { AppError } from '../lib/errors';
+import { setNewest } from '../lib/bounded-map';
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
 
@@ -90,9 +91,7 @@ export class Limit {
   }
 
   private rememberRefusal(key: string, msBeforeNext: number): void {
-    this.refusedUntil.delete(key); // re-inserted last: the map's order is oldest first
-    this.refusedUntil.set(key, Date.now() + msBeforeNext);
-    if (this.refusedUntil.size > MAX_REMEMBERED_REFUSALS) this.refusedUntil.delete(this.refusedUntil.keys().next().value as string);
+    setNewest(this.refusedUntil, key, Date.now() + msBeforeNext, MAX_REMEMBERED_REFUSALS);
   }
 
   /** Throws 429 when the limit is already used up, counting nothing (a failure counts later). */
