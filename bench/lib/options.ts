@@ -18,8 +18,14 @@ export type BenchOptions = {
   pgbenchScale: number;
   /** Users whose drafts are completed (Premium+, so no monthly limit); one in flight at a time each. */
   combineUsers: number;
-  /** Drafts prepared per combine user for the measured run (plus one each for the warm-up). */
+  /** Drafts prepared per combine user for the measured run. */
   draftsPerUser: number;
+  /**
+   * Drafts per combine user completed in the warm-up: enough that the tables a completion inserts
+   * into (cards, ledger accounts, journals) are past their first pages when the statistics are
+   * taken before the measured run (decision 143).
+   */
+  warmupDraftsPerUser: number;
   /** Users who cash out, one $1,000 card each. */
   cashoutUsers: number;
   /** Users who sign in and list their cards (Free plan, 3 cards each). */
@@ -58,6 +64,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     pgbenchScale: envNumber('BENCH_PGBENCH_SCALE', smoke ? 1 : 32),
     combineUsers: envNumber('BENCH_COMBINE_USERS', smoke ? 8 : 64),
     draftsPerUser: envNumber('BENCH_DRAFTS_PER_USER', smoke ? 4 : 48),
+    warmupDraftsPerUser: envNumber('BENCH_WARMUP_DRAFTS_PER_USER', smoke ? 1 : 8),
     cashoutUsers: envNumber('BENCH_CASHOUT_USERS', smoke ? 8 : 64),
     readUsers: envNumber('BENCH_READ_USERS', smoke ? 4 : 32),
     isolationSeconds: envNumber('BENCH_ISOLATION_SECONDS', smoke ? 1.5 : 15),

@@ -54,7 +54,7 @@ export async function prepare(baseUrl: string, options: BenchOptions, wanted: Re
 
   if (wanted.has('combine-complete')) {
     // Premium+ users (no monthly limit), each with reviewed drafts of two sources.
-    const warmupPerUser = Math.max(1, Math.ceil(options.connections / options.combineUsers));
+    const warmupPerUser = Math.max(options.warmupDraftsPerUser, Math.ceil(options.connections / options.combineUsers));
     const users = await mapLimit(Array.from({ length: options.combineUsers }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
       const user = await register(baseUrl, `bench-combine-${run}-${i}@example.com`);
       await upgradeToPremiumPlus(baseUrl, user);
@@ -147,6 +147,11 @@ export async function measureScenario(
   databases: string[],
   /** Resolves when the outbox is empty: the money scenarios' windows close then (decision 134). */
   outboxSettled: () => Promise<void> = async () => {},
+  /**
+   * Runs between the warm-up and the measured run: `vacuum analyze`, so that the plans the
+   * measured run uses are made on tables of the size the warm-up left (decision 143).
+   */
+  afterWarmup: () => Promise<void> = async () => {},
 ): Promise<Figures> {
   const base = { url: baseUrl, connections: options.connections, serverPid, databases };
   // The warm-up's payouts and captures are sent before the measured window opens, and the
@@ -158,17 +163,21 @@ export async function measureScenario(
       // (DECISIONS §6): shedding, not failure. The floor counts the sign-ins that succeeded.
       const shed = { expectedStatuses: [503], connections: options.signInConnections };
       await runLoad({ ...base, ...shed, duration: options.warmupSeconds, requests: [signInRequest(prepared.readUsers)] });
+      await afterWarmup();
       return runLoad({ ...base, ...shed, duration: options.measureSeconds, requests: [signInRequest(prepared.readUsers)] });
     }
     case 'list-cards':
       await runLoad({ ...base, duration: options.warmupSeconds, requests: [listCardsRequest(prepared.readUsers)] });
+      await afterWarmup();
       return runLoad({ ...base, duration: options.measureSeconds, requests: [listCardsRequest(prepared.readUsers)] });
     case 'combine-complete':
       // Each completion needs its own draft, so these runs are a fixed number of requests.
       await runLoad({ ...money, amount: prepared.warmupDrafts.length, requests: [completeRequest(prepared.warmupDrafts)] });
+      await afterWarmup();
       return runLoad({ ...money, amount: prepared.measuredDrafts.length, requests: [completeRequest(prepared.measuredDrafts)] });
     case 'cash-out':
       await runLoad({ ...money, duration: options.warmupSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
+      await afterWarmup();
       return runLoad({ ...money, duration: options.measureSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
   }
 }
