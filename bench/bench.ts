@@ -117,7 +117,9 @@ async function main(): Promise<number> {
         // taken after the warm-up, so the plans fit the tables the measured run writes to, not the
         // nearly empty ones the preparation left (decision 143).
         log(`scenario: ${name}`);
-        const settle = () => queryDatabase(databaseUrl, 'vacuum analyze');
+        const settle = async () => {
+          await queryDatabase(databaseUrl, 'vacuum analyze');
+        };
         const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases, () => outboxSettled(databaseUrl), settle);
         result.scenarios[name] = figures;
         log(`  ${figures.rps.toFixed(0)} answers/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);

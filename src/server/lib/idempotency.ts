@@ -3,7 +3,7 @@
 // a concurrent request with the same key blocks on that insert until the first commits (then it
 // reads and returns the stored answer) or rolls back (then it does the work itself). Because the
 // key and the work commit together, a crash can never leave one without the other.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, DbOrTx, Tx } from '../db/client';
@@ -26,7 +26,7 @@ export function idempotencyKeyFrom(request: FastifyRequest): string {
 }
 
 export function requestFingerprint(parts: { method: string; route: string; body: unknown }): string {
-  return createHash('sha256').update(`${parts.method} ${parts.route}\n${canonicalJson(parts.body)}`).digest('hex');
+  return hash('sha256', `${parts.method} ${parts.route}\n${canonicalJson(parts.body)}`, 'hex');
 }
 
 function canonicalJson(value: unknown): string {

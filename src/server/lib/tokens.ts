@@ -1,7 +1,7 @@
 // Opaque secrets handed to a browser (session cookies, password-reset links): 32 random bytes
 // (256 bits, DECISIONS §6 asks for at least 128) in base64url. Only their SHA-256 is stored, so
 // a copy of the database does not hold a usable session or reset link.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const TOKEN_BYTES = 32;
 /** 32 bytes in unpadded base64url. */
@@ -11,8 +11,10 @@ export function newToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
+// crypto.hash, the one-shot form: every signed-in request hashes its cookie, and it costs less than
+// half of createHash().update().digest() (no Hash object per call).
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function isWellFormedToken(token: unknown): token is string {

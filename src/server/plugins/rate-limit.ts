@@ -3,7 +3,7 @@
 // count), so a limit holds across every server instance; on the embedded database, which one
 // process owns, they live in memory (RateLimiterMemory). Past a limit the answer is 429
 // `rate_limited` with Retry-After (the seconds until the window frees a point).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { DbOrTx } from '../db/client';
@@ -40,7 +40,7 @@ export function rateLimitsDisabled(): boolean {
  * personal data, and its length is bounded whatever the client sends.
  */
 export function rateLimitKey(...parts: string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 32);
+  return hash('sha256', parts.join('\u0000'), 'base64url').slice(0, 32);
 }
 
 const refusal = (rule: LimitRule, msBeforeNext: number) =>

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Card, CardFilter } from '../../../contracts/cards';
 import type { Db } from '../../db/client';
 import { cards } from '../../db/schema';
-import { loadOwnedCard, toCardView } from './card-view';
+import { loadOwnedCard, toCardView, type CardRow } from './card-view';
 
 /** A bound on one answer; a user creating a card a day would take more than a year to reach it. */
 export const MAX_CARDS_LISTED = 500;
@@ -38,7 +38,42 @@ function prepareList(db: Db, filter: CardFilter) {
     .prepare(`list_cards_${filter}`);
 }
 
-export async function listCards(app: FastifyInstance, userId: string, filter: CardFilter): Promise<Card[]> {
+/** The card list as sent, with the span of time in which it stays right (see listCardsJson). */
+type SentList = { json: string; builtAtMs: number; freshUntilMs: number };
+
+// Keyed by the rows the read cache holds: an entry lives exactly as long as those cached rows, so
+// every change that makes the read cache forget a user's cards forgets their sent list too.
+const sentLists = new WeakMap<readonly CardRow[], SentList>();
+
+/**
+ * The user's cards as the JSON answer of GET /api/cards. /my-cards asks for the same list again
+ * and again, so the answer, built and checked against the contract once by `serialize` (the
+ * route's own serializer), is sent again while the rows it came from are the read cache's
+ * (decision 017) and no card has reached the end of its validity since (the only way the clock
+ * changes a card's view: `can`).
+ */
+export async function listCardsJson(app: FastifyInstance, userId: string, filter: CardFilter, serialize: (answer: { cards: Card[] }) => string): Promise<string> {
+  const rows = await cardRows(app, userId, filter);
+  const nowMs = app.now().getTime();
+  const sent = sentLists.get(rows);
+  if (sent && sent.builtAtMs <= nowMs && nowMs < sent.freshUntilMs) return sent.json;
+  const now = new Date(nowMs);
+  const json = serialize({ cards: rows.map((row) => toCardView(row, now)) });
+  sentLists.set(rows, { json, builtAtMs: nowMs, freshUntilMs: nextValidityEnd(rows, nowMs) });
+  return json;
+}
+
+/** The first moment after `nowMs` at which one of these cards leaves its validity period. */
+function nextValidityEnd(rows: readonly CardRow[], nowMs: number): number {
+  let next = Infinity;
+  for (const row of rows) {
+    const endMs = row.validUntil.getTime();
+    if (endMs > nowMs && endMs < next) next = endMs;
+  }
+  return next;
+}
+
+function cardRows(app: FastifyInstance, userId: string, filter: CardFilter): Promise<CardRow[]> {
   let prepared = preparedByDb.get(app.db);
   if (!prepared) preparedByDb.set(app.db, (prepared = new Map()));
   let query = prepared.get(filter);
@@ -46,9 +81,7 @@ export async function listCards(app: FastifyInstance, userId: string, filter: Ca
   const list = query;
   // Served from the read cache when it has the list (decision 017): a user's requests that change
   // cards forget it (plugins/read-cache.ts), and so does the expiry job.
-  const rows = await app.database.readCache.cards(userId, filter, () => list.execute({ userId }));
-  const now = app.now();
-  return rows.map((row) => toCardView(row, now));
+  return app.database.readCache.cards(userId, filter, () => list.execute({ userId }));
 }
 
 export async function getCard(app: FastifyInstance, userId: string, cardId: string): Promise<Card> {

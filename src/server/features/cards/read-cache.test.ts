@@ -120,6 +120,30 @@ describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
     await expireCards(t.app.db, clock);
     expect(await listCards(user)).toMatchObject([{ id: cardId, status: 'expired' }]);
   });
+
+  it('a cached card list stops offering to spend a card the moment its validity ends, before any job runs', async () => {
+    const user = await registerUser(t.app);
+    const created = await createCard(user, '50');
+    expect(created.statusCode, created.body).toBe(201);
+    const cardId = created.json().card.id as string;
+    // A card whose validity ends in a minute (well inside the session's life), set before the list
+    // is first read and cached.
+    const validUntil = new Date(clock.getTime() + 60_000);
+    await t.database.db.update(cards).set({ validUntil }).where(eq(cards.id, cardId));
+    const listed = async () => (await listCards(user)) as Array<ListedCard & { can: { spend: boolean; cashOut: boolean } }>;
+    expect(await listed()).toMatchObject([{ id: cardId, can: { spend: true } }]);
+    expect(await listed()).toMatchObject([{ id: cardId, can: { spend: true } }]);
+    // The same cached rows (nothing changed in the database since); only the clock passes validUntil.
+    const before = clock;
+    try {
+      clock = new Date(validUntil.getTime() + 1);
+      expect(await listed()).toMatchObject([{ id: cardId, status: 'active', can: { spend: false, cashOut: true } }]);
+      clock = before;
+      expect(await listed()).toMatchObject([{ id: cardId, can: { spend: true } }]);
+    } finally {
+      clock = before;
+    }
+  });
 });
 
 describe.skipIf(!run || testEngine() !== 'postgres')('read cache across instances (postgres)', () => {

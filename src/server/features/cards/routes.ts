@@ -1,4 +1,5 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, idempotentHeaders } from '../../../contracts/common';
 import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';
@@ -7,7 +8,7 @@ import { idempotencyKeyFrom } from '../../lib/idempotency';
 import { limitMoney } from '../../lib/money-limits';
 import { setCardFrozen } from './freeze-card';
 import { listCardTransactions } from './list-card-transactions';
-import { getCard, listCards } from './list-cards';
+import { getCard, listCardsJson } from './list-cards';
 import { REVEAL_REAUTH_WINDOW_MS, revealCard } from './reveal-card';
 import { simulatePurchase } from './simulate-purchase';
 
@@ -18,9 +19,13 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/cards',
     { schema: { tags, summary: 'The signed-in user’s cards, newest first (masked numbers only)', querystring: listCardsQuery, response: { 200: cardList, ...errors } } },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = requireUser(request);
-      return { cards: await listCards(app, userId, request.query.status) };
+      const json = await listCardsJson(app, userId, request.query.status, (answer) => String(reply.serialize(answer)));
+      // Already serialized by this route's serializer (checked against the contract): a string
+      // with a JSON content type is sent as it is.
+      const sendAsIs: FastifyReply = reply;
+      return sendAsIs.type('application/json; charset=utf-8').send(json);
     },
   );
 
