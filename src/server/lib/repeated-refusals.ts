@@ -7,8 +7,14 @@
 
 import { setNewest } from './bounded-map';
 
-/** How long a repeated refusal is held before it is sent. */
+/** How long a repeated refusal is held at least before it is sent. */
 export const REPEATED_REFUSAL_DELAY_MS = 1_000;
+/**
+ * Up to this much more, at random (decision 146): clients that flood together are refused
+ * together, and held for exactly the same time they would come back together, every second, as
+ * one burst that honest requests queue behind. A random part spreads them over the second.
+ */
+export const REPEATED_REFUSAL_JITTER_MS = 500;
 /** Clients remembered at most (the oldest are forgotten first). */
 const MAX_CLIENTS = 10_000;
 
@@ -26,7 +32,7 @@ export class RefusalMemory {
 }
 
 /** Calls `send` now, or after the delay when the refusal repeats one the client did not wait out. */
-export function sendRefusal(repeated: boolean, send: () => void): void {
+export function sendRefusal(repeated: boolean, send: () => void, random: () => number = Math.random): void {
   if (!repeated) return send();
-  setTimeout(send, REPEATED_REFUSAL_DELAY_MS).unref();
+  setTimeout(send, REPEATED_REFUSAL_DELAY_MS + Math.floor(random() * REPEATED_REFUSAL_JITTER_MS)).unref();
 }
