@@ -142,7 +142,7 @@ async function main(): Promise<number> {
         log(`attack (issue 19): server with rate limits and TRUST_PROXY on ${guarded.url}`);
         const attackPrepared = await prepareAttack(guarded.url, options);
         await queryDatabase(databaseUrl, 'vacuum analyze');
-        log(`  honest traffic ${options.isolationSeconds} s alone, then ${options.isolationSeconds} s beside 16 attacking connections`);
+        log(`  honest traffic ${options.attackSeconds} s alone, then ${options.attackSeconds} s beside 16 attacking connections`);
         result.attack = await measureAttack(guarded.url, options, attackPrepared, guarded.child.pid, databases);
         logFlood(result.attack);
       } finally {

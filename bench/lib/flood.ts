@@ -136,8 +136,9 @@ async function enableTwoFactor(baseUrl: string, user: User): Promise<void> {
 /** Accounts for the attack scenario, each registered from its own address (registration is limited per IP). */
 export async function prepareAttack(baseUrl: string, options: BenchOptions): Promise<AttackPrepared> {
   const run = randomUUID().slice(0, 8);
-  // 32 honest users of each kind (decision 146): their p99 is then a figure of 960 card lists,
-  // 120 cash-outs and 68 sign-ins per phase, not the third-slowest of 240 and the slowest of 30.
+  // 32 honest users of each kind (decisions 146 and 147): their p99 is then a figure of 1,920 card
+  // lists, 480 cash-outs and 137 sign-ins per 30 s phase, not the third-slowest of 240 and the
+  // slowest of 30.
   const honestCount = options.smoke ? 2 : HONEST_USERS;
   const honest = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-honest-${run}-${i}@example.com`, honestIp(i)));
   const cards = await mapLimit(honest, 4, async (user) => ({ user, cardId: await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000)) }));
@@ -155,11 +156,12 @@ type Attacker = { kind: 'regenerate' | 'wrong-password'; ip: string; attacker?: 
 type AttackContext = { identity?: Attacker };
 
 export async function measureAttack(baseUrl: string, options: BenchOptions, prepared: AttackPrepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
-  // Per user: a card list every 0.5 s, a cash-out every 4 s, a sign-in every 7 s (under the
-  // sign-in limit of 10 a minute per e-mail and per address, and under any per-user money limit
-  // that an honest user could meet).
+  // Per user: a card list every 0.5 s, a cash-out every 2 s, a sign-in every 7 s (under the
+  // sign-in limit of 10 a minute per e-mail and per address, and at half the cash-out limit of 60
+  // a minute per user, decision 084). Over 30 s phases that is 480 cash-outs each, so their p99 is
+  // the fifth-slowest, not the second-slowest of 120 (decision 147).
   const users = prepared.honest.length;
-  const rates = { 'list cards': users * 2, 'cash out': users / 4, 'sign in': users / 7 };
+  const rates = { 'list cards': users * 2, 'cash out': users / 2, 'sign in': users / 7 };
   const streams = [listStream(prepared.honest, rates['list cards']), cashoutStream(prepared.cards, rates['cash out']), signInStream(prepared.signIn, rates['sign in'])];
   // 16 attackers, each with an address of its own. autocannon clears a connection's context
   // before each request when there is only one request in the list, so the addresses cannot live
@@ -204,7 +206,7 @@ export async function measureAttack(baseUrl: string, options: BenchOptions, prep
       if (session && attacker) attacker.cookie = session;
     },
   };
-  const seconds = options.isolationSeconds;
+  const seconds = options.attackSeconds;
   const result = await unloadedThenLoaded(baseUrl, streams, seconds, () =>
     runLoad({ url: baseUrl, connections: 16, duration: seconds + 2, requests: [attack], serverPid, databases, expectedStatuses: [400, 401, 403, 409, 429, 503] }),
   );

@@ -32,6 +32,8 @@ export type BenchOptions = {
   readUsers: number;
   /** Length of each phase (without, then with the flood) of the isolation and attack scenarios. */
   isolationSeconds: number;
+  /** Length of each phase of the attack scenario: longer, so its cash-out p99 is not one request's stall (decision 147). */
+  attackSeconds: number;
   /** Seconds of each argon2id rate measurement (before and after the scenarios). */
   argon2Seconds: number;
   /** Write the figures as JSON here too. */
@@ -68,6 +70,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     cashoutUsers: envNumber('BENCH_CASHOUT_USERS', smoke ? 8 : 64),
     readUsers: envNumber('BENCH_READ_USERS', smoke ? 4 : 32),
     isolationSeconds: envNumber('BENCH_ISOLATION_SECONDS', smoke ? 1.5 : 15),
+    attackSeconds: envNumber('BENCH_ATTACK_SECONDS', smoke ? 1.5 : 30),
     argon2Seconds: envNumber('BENCH_ARGON2_SECONDS', smoke ? 1 : 8),
     jsonOut: valueOf('--json') ?? env.BENCH_JSON,
     only: only ? only.split(',').map((s) => s.trim()) : undefined,
