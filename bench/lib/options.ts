@@ -30,7 +30,7 @@ export type BenchOptions = {
   cashoutUsers: number;
   /** Users who sign in and list their cards (Free plan, 3 cards each). */
   readUsers: number;
-  /** Length of each phase (without, then with the flood) of the isolation and attack scenarios. */
+  /** Length of each phase (without, then with the flood) of the isolation scenario. */
   isolationSeconds: number;
   /** Length of each phase of the attack scenario: longer, so its cash-out p99 is not one request's stall (decision 147). */
   attackSeconds: number;
