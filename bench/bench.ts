@@ -19,7 +19,7 @@ import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from
 import { parseOptions } from './lib/options';
 import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
-import { computeRatios, describeMachine, evaluateFloors, formatReport, newBenchResult } from './lib/report';
+import { computeRatios, describeMachine, evaluateFloors, formatReport, kernelShare, newBenchResult } from './lib/report';
 import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
 
 const options = parseOptions(process.argv.slice(2));
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   const yardsticks = async (when: 'before' | 'after') => {
     log(`yardsticks (${when}): pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
     const p = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
-    log(`  ${p.tps.toFixed(0)} tps, PostgreSQL ${p.cpu?.postgresMs.toFixed(3) ?? 'n/a'} ms CPU per transaction (server-wide ${p.cpu?.postgresAllMs.toFixed(3) ?? 'n/a'})`);
+    log(`  ${p.tps.toFixed(0)} tps, PostgreSQL ${p.cpu?.postgresMs.toFixed(3) ?? 'n/a'} ms CPU per transaction (server-wide ${p.cpu?.postgresAllMs.toFixed(3) ?? 'n/a'}; ${p.cpu ? kernelShare(p.cpu) : 'n/a'} in the kernel)`);
     log('  bare Fastify route');
     const b = await measureBareRoute({ connections: options.connections, warmupSeconds: options.warmupSeconds, seconds: options.measureSeconds });
     log(`  ${b.rps.toFixed(0)} req/s, server ${b.cpu?.serverMs.toFixed(4) ?? 'n/a'} ms CPU per answer`);
@@ -123,7 +123,7 @@ async function main(): Promise<number> {
         const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases, () => outboxSettled(databaseUrl), settle);
         result.scenarios[name] = figures;
         log(`  ${figures.rps.toFixed(0)} answers/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
-        if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(3)} ms (server-wide ${figures.cpu.postgresAllMs.toFixed(3)}), server ${figures.cpu.serverMs.toFixed(3)} ms, load generator ${figures.cpu.benchMs.toFixed(3)} ms`);
+        if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(3)} ms (server-wide ${figures.cpu.postgresAllMs.toFixed(3)}; ${kernelShare(figures.cpu)} in the kernel), server ${figures.cpu.serverMs.toFixed(3)} ms, load generator ${figures.cpu.benchMs.toFixed(3)} ms`);
         for (const failure of figures.failures) log(`  e.g. ${failure}`);
       }
       if (wanted.has('isolation')) {

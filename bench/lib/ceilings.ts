@@ -21,7 +21,7 @@ export type PgbenchFigures = {
   clients: number;
   seconds: number;
   /** PostgreSQL CPU ms per transaction: its own backends (attributed) and the whole server's. */
-  cpu: { postgresMs: number; postgresAllMs: number } | null;
+  cpu: { postgresMs: number; postgresSystemMs: number; postgresAllMs: number } | null;
 };
 
 export async function measurePgbench(options: { clients: number; seconds: number; scale: number }): Promise<PgbenchFigures> {
@@ -60,7 +60,7 @@ export async function measurePgbench(options: { clients: number; seconds: number
     }
     latencies.sort((a, b) => a - b);
     const mean = latencies.reduce((sum, v) => sum + v, 0) / Math.max(1, latencies.length);
-    const cpu = cpuTotal && transactions > 0 ? { postgresMs: cpuTotal.postgresMs / transactions, postgresAllMs: cpuTotal.postgresAllMs / transactions } : null;
+    const cpu = cpuTotal && transactions > 0 ? { postgresMs: cpuTotal.postgresMs / transactions, postgresSystemMs: cpuTotal.postgresSystemMs / transactions, postgresAllMs: cpuTotal.postgresAllMs / transactions } : null;
     return { tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean, transactions, failed, scale: options.scale, clients: options.clients, seconds: options.seconds, cpu };
   } finally {
     rmSync(logDir, { recursive: true, force: true });

@@ -8,6 +8,8 @@ import { readStat } from './pg-cpu';
 export type CpuMs = {
   /** PostgreSQL's work for the databases measured (their backends and the server's background processes). */
   postgresMs: number;
+  /** The part of `postgresMs` spent in the kernel: a yardstick of many small round trips spends more there than a money answer. */
+  postgresSystemMs: number;
   /** Everything the PostgreSQL server did meanwhile, other people's work on it included. */
   postgresAllMs: number;
   /** The measured server process (the app, or the bare route). */
@@ -46,7 +48,7 @@ export async function startCpuWindow(spec: { serverPid?: number; databases?: rea
       const benchMs = benchCpuMs() - benchBefore;
       const pgCpu = await pgWindow?.stop();
       if (!pgCpu) return null; // not Linux, or PostgreSQL elsewhere: no figures
-      return { postgresMs: pgCpu.attributedMs, postgresAllMs: pgCpu.serverWideMs, serverMs, benchMs };
+      return { postgresMs: pgCpu.attributedMs, postgresSystemMs: pgCpu.attributedSystemMs, postgresAllMs: pgCpu.serverWideMs, serverMs, benchMs };
     },
   };
 }
@@ -54,5 +56,5 @@ export async function startCpuWindow(spec: { serverPid?: number; databases?: rea
 /** A window's CPU divided by the answers it gave. */
 export function cpuPerRequest(total: CpuMs | null, requests: number): CpuMs | null {
   if (!total || requests <= 0) return null;
-  return { postgresMs: total.postgresMs / requests, postgresAllMs: total.postgresAllMs / requests, serverMs: total.serverMs / requests, benchMs: total.benchMs / requests };
+  return { postgresMs: total.postgresMs / requests, postgresSystemMs: total.postgresSystemMs / requests, postgresAllMs: total.postgresAllMs / requests, serverMs: total.serverMs / requests, benchMs: total.benchMs / requests };
 }

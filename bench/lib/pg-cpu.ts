@@ -20,9 +20,9 @@ import { ADMIN_URL } from './postgres';
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 const POLL_MS = 100;
 
-type Stat = { ppid: number; ms: number; childrenMs: number };
+type Stat = { ppid: number; ms: number; systemMs: number; childrenMs: number };
 
-/** utime + stime, and cutime + cstime (the reaped children's), of one process; null once it is gone. */
+/** utime + stime, stime alone, and cutime + cstime (the reaped children's), of one process; null once it is gone. */
 export function readStat(pid: number): Stat | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -32,6 +32,7 @@ export function readStat(pid: number): Stat | null {
     return {
       ppid: Number(fields[1]),
       ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+      systemMs: Number(fields[12]) * TICK_MS,
       childrenMs: (Number(fields[13]) + Number(fields[14])) * TICK_MS,
     };
   } catch {
@@ -56,9 +57,10 @@ export function serverWideMs(postmasterPid: number): number {
   return total;
 }
 
-export type PgCpu = { attributedMs: number; serverWideMs: number };
+/** `attributedSystemMs`: the part of `attributedMs` spent in the kernel (system calls, wake-ups, the WAL's flushes). */
+export type PgCpu = { attributedMs: number; attributedSystemMs: number; serverWideMs: number };
 
-type Tracked = { first: number; last: number; ours: boolean | null };
+type Tracked = { first: number; last: number; firstSystem: number; lastSystem: number; ours: boolean | null };
 
 export type PgCpuWindow = { stop(): Promise<PgCpu> };
 
@@ -104,11 +106,15 @@ export class PgCpuMeter {
     };
     const poll = async (initial: boolean) => {
       for (const pid of childrenOf(this.postmasterPid)) {
-        const ms = readStat(pid)?.ms;
-        if (ms === undefined) continue;
+        const stat = readStat(pid);
+        if (!stat) continue;
         const entry = tracked.get(pid);
-        if (entry) entry.last = ms;
-        else tracked.set(pid, { first: initial ? ms : 0, last: ms, ours: null });
+        if (entry) {
+          entry.last = stat.ms;
+          entry.lastSystem = stat.systemMs;
+        } else {
+          tracked.set(pid, { first: initial ? stat.ms : 0, last: stat.ms, firstSystem: initial ? stat.systemMs : 0, lastSystem: stat.systemMs, ours: null });
+        }
       }
       await classify([...tracked].filter(([, t]) => t.ours === null).map(([pid]) => pid));
     };
@@ -125,8 +131,13 @@ export class PgCpuMeter {
         await poll(false).catch(() => {});
         const wide = serverWideMs(this.postmasterPid) - wideBefore;
         let attributed = 0;
-        for (const t of tracked.values()) if (t.ours) attributed += Math.max(0, t.last - t.first);
-        return { attributedMs: attributed, serverWideMs: Math.max(0, wide) };
+        let attributedSystem = 0;
+        for (const t of tracked.values()) {
+          if (!t.ours) continue;
+          attributed += Math.max(0, t.last - t.first);
+          attributedSystem += Math.max(0, t.lastSystem - t.firstSystem);
+        }
+        return { attributedMs: attributed, attributedSystemMs: attributedSystem, serverWideMs: Math.max(0, wide) };
       },
     };
   }

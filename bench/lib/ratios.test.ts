@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CpuMs } from './cpu';
 import { againstBareRoute, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
 
-const cpu = (postgresMs: number, serverMs: number): CpuMs => ({ postgresMs, postgresAllMs: postgresMs, serverMs, benchMs: 0.1 });
+const cpu = (postgresMs: number, serverMs: number): CpuMs => ({ postgresMs, postgresSystemMs: postgresMs / 10, postgresAllMs: postgresMs, serverMs, benchMs: 0.1 });
 
 describe('the ratios of DECISIONS §8', () => {
   it('PostgreSQL CPU per TPC-B transaction pools both pgbench runs by their transactions', () => {

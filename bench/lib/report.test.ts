@@ -4,9 +4,9 @@ import type { PgbenchFigures } from './ceilings';
 import type { FloodResult } from './flood';
 import type { HonestFigures } from './honest';
 import type { Figures } from './load';
-import { computeRatios, evaluateFloors, formatReport, newBenchResult, type BenchResult } from './report';
+import { computeRatios, evaluateFloors, formatReport, kernelShare, newBenchResult, type BenchResult } from './report';
 
-const pgbench = (pgMs: number, transactions = 20_000): PgbenchFigures => ({ tps: transactions / 15, p50: 5, p99: 15, mean: 6, transactions, failed: 0, scale: 32, clients: 32, seconds: 15, cpu: { postgresMs: pgMs, postgresAllMs: pgMs * 1.1 } });
+const pgbench = (pgMs: number, transactions = 20_000): PgbenchFigures => ({ tps: transactions / 15, p50: 5, p99: 15, mean: 6, transactions, failed: 0, scale: 32, clients: 32, seconds: 15, cpu: { postgresMs: pgMs, postgresSystemMs: pgMs * 0.3, postgresAllMs: pgMs * 1.1 } });
 const figures = (rps: number, postgresMs: number, serverMs: number, p99 = 50): Figures => ({
   rps,
   p50: 20,
@@ -18,7 +18,7 @@ const figures = (rps: number, postgresMs: number, serverMs: number, p99 = 50): F
   errors: 0,
   durationSeconds: 15,
   failures: [],
-  cpu: { postgresMs, postgresAllMs: postgresMs, serverMs, benchMs: 0.2 },
+  cpu: { postgresMs, postgresSystemMs: postgresMs * 0.1, postgresAllMs: postgresMs, serverMs, benchMs: 0.2 },
   statuses: { 200: rps * 15 },
 });
 const argon2 = (rate: number, cpuMs: number): Argon2Figures => ({ rate, cpuMsPerVerification: cpuMs, verifications: rate * 8, seconds: 8, cores: 2 });
@@ -112,5 +112,12 @@ describe('the floors of DECISIONS §8', () => {
     expect(report).toContain('PostgreSQL CPU per TPC-B transaction, both runs pooled: **0.380 ms**');
     expect(report).toContain('2.55 TPC-B transactions');
     expect(report).toContain('**MISSED**: cash-out: (PostgreSQL + server CPU) per cash-out <= 2 TPC-B transactions (2.55)');
+  });
+
+  it('the report shows how much of PostgreSQL\'s CPU went to the kernel, for the yardstick and each scenario', () => {
+    const report = formatReport(run({ ...base, scenarios: { 'cash-out': figures(1_000, 0.64, 0.33) } }));
+    expect(report).toContain('PostgreSQL 0.380 ms per transaction (server-wide 0.418; 30% in the kernel)');
+    expect(report).toContain('| 0.640 (0.640; 10%) / 0.330 / 0.200 |');
+    expect(kernelShare({ postgresMs: 0, postgresSystemMs: 0 })).toBe('n/a');
   });
 });

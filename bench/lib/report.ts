@@ -56,6 +56,15 @@ export type BenchResult = {
   floors: Floor[];
 };
 
+/**
+ * The share of PostgreSQL's CPU spent in the kernel. A yardstick of many small round trips spends
+ * more of its CPU there than a money answer does, so a host whose system calls cost more moves the
+ * ratios without any change to the app (docs/performance.md, "System time").
+ */
+export function kernelShare(cpu: { postgresMs: number; postgresSystemMs: number }): string {
+  return cpu.postgresMs > 0 ? `${Math.round((100 * cpu.postgresSystemMs) / cpu.postgresMs)}%` : 'n/a';
+}
+
 /** A run's result before anything is measured. */
 export function newBenchResult(about: Pick<BenchResult, 'mode' | 'date' | 'machine' | 'postgres' | 'options'>): BenchResult {
   return {
@@ -180,7 +189,7 @@ export function formatReport(result: BenchResult): string {
   lines.push('| yardstick | when | rate | CPU per unit | p99 ms |');
   lines.push('|---|---|---:|---|---:|');
   for (const [when, p] of [['before', result.pgbench], ['after', result.pgbenchAfter]] as const) {
-    if (p) lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${when} | ${n(p.tps)} tps | PostgreSQL ${p.cpu ? n(p.cpu.postgresMs, 3) : 'n/a'} ms per transaction (server-wide ${p.cpu ? n(p.cpu.postgresAllMs, 3) : 'n/a'}) | ${n(p.p99, 1)} |`);
+    if (p) lines.push(`| pgbench TPC-B-like, scale ${p.scale}, ${p.clients} clients, ${p.seconds} s | ${when} | ${n(p.tps)} tps | PostgreSQL ${p.cpu ? n(p.cpu.postgresMs, 3) : 'n/a'} ms per transaction (server-wide ${p.cpu ? n(p.cpu.postgresAllMs, 3) : 'n/a'}; ${p.cpu ? kernelShare(p.cpu) : 'n/a'} in the kernel) | ${n(p.p99, 1)} |`);
   }
   for (const [when, b] of [['before', result.bare], ['after', result.bareAfter]] as const) {
     if (b) lines.push(`| bare Fastify route (GET, JSON) | ${when} | ${n(b.rps)} req/s | server ${b.cpu ? n(b.cpu.serverMs, 4) : 'n/a'} ms per answer | ${n(b.p99)} |`);
@@ -193,10 +202,10 @@ export function formatReport(result: BenchResult): string {
   lines.push('');
   lines.push('### Scenarios');
   lines.push('');
-  lines.push('| scenario | answers/s | p50 ms | p99 ms | not 2xx | CPU ms per answer: PostgreSQL (server-wide) / server / load | ratio (DECISIONS §8) |');
+  lines.push('| scenario | answers/s | p50 ms | p99 ms | not 2xx | CPU ms per answer: PostgreSQL (server-wide; share in the kernel) / server / load | ratio (DECISIONS §8) |');
   lines.push('|---|---:|---:|---:|---|---|---|');
   for (const [name, f] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures]>) {
-    const cpu = f.cpu ? `${n(f.cpu.postgresMs, 3)} (${n(f.cpu.postgresAllMs, 3)}) / ${n(f.cpu.serverMs, 3)} / ${n(f.cpu.benchMs, 3)}` : 'n/a';
+    const cpu = f.cpu ? `${n(f.cpu.postgresMs, 3)} (${n(f.cpu.postgresAllMs, 3)}; ${kernelShare(f.cpu)}) / ${n(f.cpu.serverMs, 3)} / ${n(f.cpu.benchMs, 3)}` : 'n/a';
     const ratio =
       name === 'combine-complete'
         ? `${opt(r.completion)} TPC-B transactions`
