@@ -17,7 +17,9 @@ test('the API reference at /api/docs renders the document from our origin only',
 
   await page.goto('/api/docs');
   await expect(page).toHaveTitle('PayWeave API reference');
-  await expect(page.locator('.swagger-ui .info .title')).toContainText('PayWeave API');
+  // Swagger UI parses its bundle and the whole document before it draws anything: on a slow two-core
+  // host with both test workers busy that took 10–19 s (CI, 2026-11-26), past the 10 s default.
+  await expect(page.locator('.swagger-ui .info .title')).toContainText('PayWeave API', { timeout: 30_000 });
   // Every tag is a section; the cards section lists its operations.
   for (const tag of ['auth', 'combines', 'cards', 'cashouts']) await expect(page.locator(`#operations-tag-${tag}`)).toBeVisible();
   const listCards = page.locator('#operations-cards-getCards');
