@@ -19,7 +19,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { measurePgbench } from './lib/ceilings';
 import { closeCpuMeter, startCpuWindow } from './lib/cpu';
-import { connectionParts, createDatabase, databaseUrl, dropCreatedDatabases, isPostgresReachable } from './lib/postgres';
+import { connectionParts, createDatabase, databaseUrl, dropCreatedDatabases, isPostgresReachable, queryDatabase } from './lib/postgres';
 import { projectRoot, runCommand } from './lib/processes';
 
 const CLIENTS = 32; // the bench's connections (bench/lib/options.ts)
@@ -75,13 +75,8 @@ const CASHOUT_ANSWER = JSON.stringify({
 });
 
 async function countJournals(database: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl(database) });
-  await client.connect();
-  try {
-    return Number((await client.query<{ n: string }>('select count(*) as n from journals')).rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
+  const { rows } = await queryDatabase(databaseUrl(database), 'select count(*) as n from journals');
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** PostgreSQL CPU per transaction of one pgbench script, prepared statements, CLIENTS clients. */
