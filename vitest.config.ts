@@ -40,6 +40,8 @@ export default defineConfig({
           name: 'pglite',
           include: integrationInclude,
           env: { TEST_DB: 'pglite' },
+          // Each file's database starts from one migrated image made per run (decision 150).
+          globalSetup: ['tests/helpers/pglite-image.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -1,7 +1,9 @@
 // Each test file gets a fresh database on the engine chosen by TEST_DB (pglite | postgres).
 // PostgreSQL tests create a uniquely named database and drop it afterwards.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/client';
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -40,11 +42,23 @@ export async function requireEngine(engine: TestEngine = testEngine()): Promise<
   return false;
 }
 
+let image: Blob | undefined;
+/**
+ * The PGlite project's migrated data directory (tests/helpers/pglite-image.ts), read once per test
+ * file; other projects have none, and their PGlite databases start from a new cluster.
+ */
+function migratedImage(): Blob | undefined {
+  const file = inject('pgliteImageFile');
+  if (!file) return undefined;
+  image ??= new Blob([readFileSync(file)]);
+  return image;
+}
+
 export type TestDatabase = Database & { url?: string; drop(): Promise<void> };
 
 export async function createTestDatabase(engine: TestEngine = testEngine(), options: { poolSize?: number } = {}): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
+    const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined, pgliteImage: migratedImage() });
     return { ...database, drop: () => database.close() };
   }
   const name = `payweave_test_${Date.now()}_${randomBytes(4).toString('hex')}`;

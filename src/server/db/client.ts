@@ -33,10 +33,22 @@ export const migrationsFolder = path.join(projectRoot, 'migrations');
 /** pg_advisory_lock key held while migrating, so that one instance migrates at a time. */
 export const MIGRATION_LOCK_ID = 0x5061_7957; // "PayW"
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  /**
+   * For an in-memory PGlite ('memory://', tests): a data directory to start from, as PGlite's
+   * `dumpDataDir()` wrote it, instead of a new cluster (whose initdb takes seconds). The migrations
+   * still run on it, so a stale image is brought up to date (decision 150).
+   */
+  pgliteImage?: Blob;
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   // 'memory://' keeps the whole database in memory (tests); otherwise it lives in DATA_DIR/pglite.
-  return openPglite(options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite'));
+  return openPglite(options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite'), options.pgliteImage);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -95,13 +107,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, image: Blob | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let client;
   if (dir === 'memory://') {
-    client = new PGlite();
+    client = image ? new PGlite({ loadDataDir: image }) : new PGlite();
   } else {
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
