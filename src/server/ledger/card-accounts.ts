@@ -26,18 +26,22 @@ const cardColumnValues = sql.join(
   sql`, `,
 );
 
-/** The WITH clauses `card_account` (id, code) and `new_card` (id): the card and its ledger account. */
-export function cardWithAccountClauses(): SQL {
+/**
+ * The WITH clauses `card_account` (id, code) and `new_card` (id): the card and its ledger account,
+ * written only when `guard` holds (a completion in one statement, decision 151).
+ */
+export function cardWithAccountClauses(guard: SQL = sql`true`): SQL {
   return sql`
     card_account as (
       insert into ledger_accounts (id, code, kind, user_id, balance_cents)
-      values (${sql.placeholder('cardAccountId')}::uuid, ${sql.placeholder('cardAccountCode')}::text, 'card', ${sql.placeholder('card_userId')}::uuid,
-        ${sql.placeholder('cardAccountBalance')}::bigint)
+      select ${sql.placeholder('cardAccountId')}::uuid, ${sql.placeholder('cardAccountCode')}::text, 'card', ${sql.placeholder('card_userId')}::uuid,
+        ${sql.placeholder('cardAccountBalance')}::bigint
+      where ${guard}
       returning id, code
     ),
     new_card as (
       insert into cards (${cardColumnNames}, ledger_account_id)
-      values (${cardColumnValues}, (select id from card_account))
+      select ${cardColumnValues}, account.id from card_account account
       returning id
     )`;
 }

@@ -202,6 +202,21 @@ export function replayStored(stored: { fingerprint: string; responseStatus: numb
   return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
 }
 
+/** A key as a statement outside any transaction found it (no key: every field null). */
+export type KeyFound = { fingerprint: string | null; status: number | null; body: unknown; expired: boolean | null };
+
+/**
+ * What a key found outside a transaction calls for: its stored answer (or 422 for a different
+ * request), `use-transaction` when the locked transaction must decide, or null when there is no
+ * key. An expired key counts as new, and the locked transaction overwrites it. Status 0 is a claim
+ * in flight, which a committed read cannot see through; the locked transaction would wait for it.
+ */
+export function keyFoundOutside(found: KeyFound, fingerprint: string): (StoredResponse & { replayed: true }) | 'use-transaction' | null {
+  if (found.fingerprint === null) return null;
+  if (found.expired || found.status === 0) return 'use-transaction';
+  return replayStored({ fingerprint: found.fingerprint, responseStatus: found.status ?? 0, responseBody: found.body }, fingerprint);
+}
+
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)));
 }

@@ -30,7 +30,7 @@ import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
 import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
-import { replayStored, type StoredResponse } from '../../lib/idempotency';
+import { keyFoundOutside, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
 import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout } from './cashout-rules';
 
@@ -249,9 +249,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
 
 /** The outcome a key found in the database calls for, or null when there is none. */
 function answerFromKey(row: KeyColumns, fingerprint: string): OneStatementOutcome | null {
-  if (row.key_fingerprint === null) return null;
-  // An expired key counts as new: the locked transaction overwrites it. Status 0 is a claim in
-  // flight, which a committed read cannot see; the locked transaction would wait for it.
-  if (row.key_expired || row.key_status === 0) return { kind: 'use-transaction' };
-  return { kind: 'answered', result: replayStored({ fingerprint: row.key_fingerprint, responseStatus: row.key_status ?? 0, responseBody: row.key_body }, fingerprint) };
+  const found = keyFoundOutside({ fingerprint: row.key_fingerprint, status: row.key_status, body: row.key_body, expired: row.key_expired }, fingerprint);
+  if (found === null) return null;
+  return found === 'use-transaction' ? { kind: 'use-transaction' } : { kind: 'answered', result: found };
 }

@@ -1,6 +1,7 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
+import { isPayoutMethod } from '../../../core/plans';
 import { addPayoutMethodRequest, payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
 import { requireUser } from '../../plugins/session';
 import { afterCompletionHooks, type CompletionContext } from '../combines';
@@ -18,7 +19,8 @@ async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates
 }
 
 export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
-  afterCompletionHooks.add(payRebatesAfterCompletion);
+  // Without a payout method to pay to, rebates stay pending and the hook reads nothing.
+  afterCompletionHooks.add(payRebatesAfterCompletion, (context) => !isPayoutMethod(context.preferredPayout));
 
   app.get('/payout-methods', { schema: { tags, summary: "The user's payout methods and the plan's", response: { 200: payoutMethodsView, ...errors } } }, async (request) => {
     const { userId } = requireUser(request);
