@@ -15,6 +15,7 @@ import { checkLedger } from '../../ledger/check-ledger';
 import { completionSeam } from './complete-in-one-statement';
 
 const run = await requireEngine();
+const HOUR_MS = 60 * 60 * 1000;
 
 describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, () => {
   let t: TestApp;
@@ -152,6 +153,39 @@ describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, (
     expect(await cardsOf(combineId)).toHaveLength(0);
     expect(await journalsOf(combineId)).toHaveLength(0);
     expect(await capturesOf(combineId)).toBe(0);
+  });
+
+  it('a key older than the retention window counts as new: the locked transaction reuses it for another draft', async () => {
+    const user = await registerUser(t.app);
+    const userId = (await user.request('GET', '/api/me')).json().id as string;
+    const first = await reviewedDraft(user);
+    const second = await reviewedDraft(user);
+    const key = randomUUID();
+    expect((await complete(user, first.combineId, first.body, key)).statusCode).toBe(201);
+    await t.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * HOUR_MS) }).where(eq(idempotencyKeys.userId, userId));
+    statementTries = 0;
+    const again = await complete(user, second.combineId, second.body, key);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().combine.id).toBe(second.combineId);
+    expect(statementTries).toBe(0);
+    expect(await cardsOf(second.combineId)).toHaveLength(1);
+  });
+
+  it('a key reused for another draft is refused with 422 and writes nothing; the first request replays', async () => {
+    const user = await registerUser(t.app);
+    const first = await reviewedDraft(user);
+    const second = await reviewedDraft(user);
+    const key = randomUUID();
+    const answered = await complete(user, first.combineId, first.body, key);
+    expect(answered.statusCode).toBe(201);
+    const other = await complete(user, second.combineId, second.body, key);
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json().error.code).toBe('idempotency_mismatch');
+    expect(await cardsOf(second.combineId)).toHaveLength(0);
+    const replay = await complete(user, first.combineId, first.body, key);
+    expect(replay.statusCode).toBe(201);
+    expect(replay.json()).toEqual(answered.json());
+    expect(await cardsOf(first.combineId)).toHaveLength(1);
   });
 
   it('a refusal is decided by the locked transaction: figures that differ from the review answer 409 without trying the statement', async () => {
