@@ -109,10 +109,13 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
     const key = randomUUID();
     const first = await purchase(alice, issuedCardId, 1_234, key, 'Book Store');
     expect(first.statusCode, first.body).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(first.json().transaction).toMatchObject({ type: 'purchase', status: 'success', amountCents: 1_234, merchant: 'Book Store' });
     expect(first.json().card).toMatchObject({ remainingAmountCents: before.remainingAmountCents - 1_234, amountSpentCents: 1_234 });
     const retry = await purchase(alice, issuedCardId, 1_234, key, 'Book Store');
     expect(retry.statusCode).toBe(201);
+    // docs/api.md: a replayed answer says so.
+    expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
     const after = (await call(alice, 'GET', `/api/cards/${issuedCardId}`)).json();
     expect(after.remainingAmountCents).toBe(before.remainingAmountCents - 1_234);

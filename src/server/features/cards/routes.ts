@@ -84,6 +84,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
       const idempotencyKey = idempotencyKeyFrom(request);
       await limitMoney(app.db, 'purchase', userId);
       const result = await simulatePurchase(app, { userId, cardId: request.params.id, request: request.body, idempotencyKey });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status).send(result.body as never);
     },
   );

@@ -24,7 +24,7 @@ export function declineReasonFor(row: CardRow, amountCents: number, now: Date): 
 export async function simulatePurchase(
   app: FastifyInstance,
   input: { userId: string; cardId: string; request: PurchaseRequest; idempotencyKey: string },
-): Promise<StoredResponse> {
+): Promise<StoredResponse & { replayed: boolean }> {
   if (!app.config.demoMode) throw liveModeNotImplemented();
   // A 404 for someone else's card before anything else, including the idempotency claim.
   await loadOwnedCard(app.db, input.userId, input.cardId);
@@ -34,7 +34,7 @@ export async function simulatePurchase(
   const result = await withIdempotency(app.db, { userId: input.userId, key: input.idempotencyKey, fingerprint, now: app.now() }, (tx) =>
     purchaseInTransaction(app, tx, input.userId, input.cardId, input.request),
   );
-  return { status: result.status, body: result.body };
+  return { status: result.status, body: result.body, replayed: result.replayed };
 }
 
 async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: string, cardId: string, request: PurchaseRequest): Promise<StoredResponse> {

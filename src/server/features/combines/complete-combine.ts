@@ -56,7 +56,7 @@ export async function completeCombine(
   combineId: string,
   input: CompleteInput,
   idempotencyKey: string,
-): Promise<{ status: number; body: CompleteCombineResponse }> {
+): Promise<{ status: number; body: CompleteCombineResponse; replayed: boolean }> {
   if (!app.config.demoMode) throw liveModeNotImplemented();
   // Spec: creation takes about 2 s in demo mode; the wait holds no locks.
   await app.adapters.delay('cardCreation');
@@ -81,7 +81,7 @@ export async function completeCombine(
     if (outcome.kind === 'answered') {
       // The captures go out after the commit, from this process at once (decision 140).
       if (!outcome.result.replayed) app.effects.carryOut(outcome.captures);
-      return { status: outcome.result.status, body: outcome.result.body as CompleteCombineResponse };
+      return { status: outcome.result.status, body: outcome.result.body as CompleteCombineResponse, replayed: outcome.result.replayed };
     }
     if (outcome.kind === 'use-transaction') break;
   }
@@ -104,7 +104,7 @@ export async function completeCombine(
     app.effects.carryOut(captures.written);
     if (captures.hookEffects > 0) app.effects.kick();
   }
-  return { status: result.status, body: result.body as CompleteCombineResponse };
+  return { status: result.status, body: result.body as CompleteCombineResponse, replayed: result.replayed };
 }
 
 /** What the committed attempt wrote for the drain: its captures (claimed) and how many effects its hooks wrote (unclaimed). */

@@ -134,6 +134,7 @@ describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, (
     expect(earlier?.statusCode, earlier?.body).toBe(201);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().card.id).toBe(JSON.parse(earlier!.body).card.id);
+    expect(res.headers['idempotent-replayed']).toBe('true');
     expect(await cardsOf(combineId)).toHaveLength(1);
     expect(await journalsOf(combineId)).toHaveLength(1);
     expect(await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toHaveLength(1);
@@ -166,6 +167,7 @@ describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, (
     statementTries = 0;
     const again = await complete(user, second.combineId, second.body, key);
     expect(again.statusCode, again.body).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(again.json().combine.id).toBe(second.combineId);
     expect(statementTries).toBe(0);
     expect(await cardsOf(second.combineId)).toHaveLength(1);
@@ -184,6 +186,7 @@ describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, (
     expect(await cardsOf(second.combineId)).toHaveLength(0);
     const replay = await complete(user, first.combineId, first.body, key);
     expect(replay.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.json()).toEqual(answered.json());
     expect(await cardsOf(first.combineId)).toHaveLength(1);
   });

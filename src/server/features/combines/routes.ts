@@ -105,6 +105,7 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = idempotencyKeyFrom(request);
       await limitMoney(app.db, 'combineCompletion', userId);
       const result = await completeCombine(app, userId, request.params.id, request.body, key);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(result.status).send(result.body);
     },
   );
