@@ -2,7 +2,8 @@
 // zod schemas (completed by plugins/request-order.ts) and finished here so that it tells a client
 // the truth: OpenAPI 3.1 (so a nullable enum is `anyOf [enum, null]`, which a strict validator
 // accepts), the error shape once as a component with its code enum, errors always as JSON (even
-// where the success is CSV), a description for each status, and Retry-After where it is sent.
+// where the success is CSV), a description for each status, and Retry-After and Idempotent-Replayed
+// where they are sent.
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -29,9 +30,18 @@ const RETRY_AFTER = {
   schema: { type: 'string', pattern: '^[0-9]+$' },
 };
 
+// A replayed answer of a request with an Idempotency-Key says so (docs/api.md). What is replayed is
+// what was stored with the key: a success, or a purchase's recorded decline (402).
+const IDEMPOTENT_REPLAYED = {
+  description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key; absent otherwise',
+  required: false,
+  schema: { type: 'string', const: 'true' },
+};
+
 type Media = { schema?: unknown };
 type Response = { description?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
-type Operation = { responses?: Record<string, Response> };
+type Parameter = { in?: string; name?: string; required?: boolean };
+type Operation = { parameters?: Parameter[]; responses?: Record<string, Response> };
 type Document = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
 
 /** The finishing pass over the whole document (see the top of this file). */
@@ -48,6 +58,7 @@ export function finishDocument(document: Document): Document {
   }
   for (const methods of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(methods)) {
+      const idempotent = operation.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key' && p.required) ?? false;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const code = Number(status);
         if (code >= 400 && response.content) {
@@ -59,6 +70,7 @@ export function finishDocument(document: Document): Document {
           response.description = STATUS_DESCRIPTIONS[status] ?? (code < 300 ? 'Success' : 'Error');
         }
         if (code === 429 || code === 503) response.headers = { 'Retry-After': RETRY_AFTER, ...response.headers };
+        if (idempotent && ((code >= 200 && code < 300) || code === 402)) response.headers = { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED, ...response.headers };
       }
     }
   }

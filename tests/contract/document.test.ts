@@ -106,6 +106,14 @@ describe.runIf(run)(`the OpenAPI document (${testEngine()})`, () => {
     expect(problems).toEqual([]);
     const required = [...operationsOf(document)].filter(([, operation]) => operation.parameters?.some((p) => p.name === 'idempotency-key' && p.required)).map(([name]) => name);
     expect(required.sort()).toEqual(['POST /api/cards/{id}/purchases', 'POST /api/cashouts', 'POST /api/combines/{id}/complete']);
+    // A replay says so (docs/api.md): on a success, and on the purchase's recorded decline.
+    for (const [name, operation] of operationsOf(document)) {
+      if (!required.includes(name)) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const replayable = status.startsWith('2') || status === '402';
+        expect(Boolean(response.headers?.['Idempotent-Replayed']), `${name} ${status}: Idempotent-Replayed`).toBe(replayable);
+      }
+    }
     expect(document.paths['/api/history.csv']!.get!.responses['200']!.content).toHaveProperty(['text/csv']);
   });
 });
