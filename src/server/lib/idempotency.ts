@@ -202,7 +202,7 @@ export function replayStored(stored: { fingerprint: string; responseStatus: numb
   return { status: stored.responseStatus, body: stored.responseBody, replayed: true };
 }
 
-/** A key as a statement outside any transaction found it (no key: every field null). */
+/** A key as a statement outside any transaction found it (no key: null, or every field null from a left join). */
 export type KeyFound = { fingerprint: string | null; status: number | null; body: unknown; expired: boolean | null };
 
 /**
@@ -211,8 +211,8 @@ export type KeyFound = { fingerprint: string | null; status: number | null; body
  * key. An expired key counts as new, and the locked transaction overwrites it. Status 0 is a claim
  * in flight, which a committed read cannot see through; the locked transaction would wait for it.
  */
-export function keyFoundOutside(found: KeyFound, fingerprint: string): (StoredResponse & { replayed: true }) | 'use-transaction' | null {
-  if (found.fingerprint === null) return null;
+export function keyFoundOutside(found: KeyFound | null, fingerprint: string): (StoredResponse & { replayed: true }) | 'use-transaction' | null {
+  if (found === null || found.fingerprint === null) return null;
   if (found.expired || found.status === 0) return 'use-transaction';
   return replayStored({ fingerprint: found.fingerprint, responseStatus: found.status ?? 0, responseBody: found.body }, fingerprint);
 }

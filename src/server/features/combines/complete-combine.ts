@@ -1,11 +1,11 @@
-// "Create Virtual Card": the one transaction in which a combine becomes money on a card.
+// "Create Virtual Card": where a combine becomes money on a card, all of it or none of it.
 // Everything is re-checked here from stored data; the client only says which choices it made
 // and which figures it saw (if they differ, nothing is charged: 409 quote_changed).
 //
 // Two ways to do it, deciding the same things by the same rules (core/plan-completion.ts) from the
 // same rows (completion-rows.ts):
 // - one guarded statement without an explicit transaction (complete-in-one-statement.ts, decision
-//   151), the usual way: 2 round trips;
+//   151), the usual way: 2 round trips (and a share of the outbox's batched completion);
 // - the locked transaction below: when the user or the combine keeps changing under that
 //   statement, for an expired key to be reused, for every refusal, and for the rarer completions
 //   (a launch-promo spot to claim, cards used as sources to debit, BNPL rebates, a hook with work).

@@ -98,7 +98,7 @@ export async function completeInOneStatement(app: FastifyInstance, request: Requ
   // No such combine of the user's: the locked transaction says so.
   if (!loaded) return { kind: 'use-transaction' };
   const first = joined[0]!;
-  const found = keyFoundOutside(first.key ?? { fingerprint: null, status: null, body: null, expired: null }, fingerprint);
+  const found = keyFoundOutside(first.key, fingerprint);
   if (found === 'use-transaction') return { kind: 'use-transaction' };
   if (found) return { kind: 'answered', result: found, captures: [] };
 
