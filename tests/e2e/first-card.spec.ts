@@ -72,6 +72,12 @@ test('a newcomer goes from the landing page to a usable card in under a minute, 
 
   await expect(page.getByRole('heading', { level: 2, name: 'Card Created Successfully' })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('card-masked-number')).toBeVisible();
+  // At 375 px every detail of the new card stays inside its box.
+  const overflowing = await page.locator('.success-details').evaluate((list) => {
+    const edge = list.getBoundingClientRect().right;
+    return [...list.querySelectorAll('dd')].filter((value) => value.getBoundingClientRect().right > edge + 0.5).map((value) => value.textContent);
+  });
+  expect(overflowing).toEqual([]);
   const seconds = (Date.now() - started) / 1000;
   test.info().annotations.push({ type: 'first-card-seconds', description: seconds.toFixed(1) });
   console.log(`first card: ${seconds.toFixed(1)} s from landing to a usable card (budget ${BUDGET_SECONDS} s)`);
