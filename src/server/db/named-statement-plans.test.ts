@@ -3,7 +3,9 @@
 // that scans a table because it was small then costs more with every row the table gains (round 5
 // found the journal's statement scanning ledger_accounts, round 7 the balance check scanning
 // journal_entries: docs/performance.md). Here every named statement of the app is planned the way
-// PostgreSQL keeps it, on an empty database, and none may read a table by scanning it.
+// PostgreSQL keeps it, on an empty database, and none may read a table by scanning it. Nor may
+// one count a clause's rows with an aggregate (use rowsWritten).
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../tests/helpers/generic-plan';
 import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
@@ -30,6 +32,21 @@ describe.skipIf(!run)(`named statements' kept plans (${testEngine()})`, () => {
         }
       }
       expect(scans).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('count the rows their clauses wrote without an aggregate, which PostgreSQL would set up on every call (decision 152)', async () => {
+    const database = await createTestDatabase();
+    try {
+      const counted: string[] = [];
+      for (const [name, text] of namedStatementTexts()) {
+        const query = new PgDialect().sqlToQuery(text(database.db));
+        // A whole clause counted: `(select count(*) from clause)`. A count of a table's rows matching a condition is another matter.
+        if (/\(select count\(\*\)(::int)? from [a-z_]+\)/i.test(query.sql)) counted.push(name);
+      }
+      expect(counted).toEqual([]);
     } finally {
       await database.drop();
     }

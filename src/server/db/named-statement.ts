@@ -65,6 +65,17 @@ export function namedStatement<TResult>(
   };
 }
 
+/**
+ * How many rows a WITH clause of the same statement wrote (an int), without an aggregate:
+ * `(select count(*) from clause)` is an Agg node, whose state PostgreSQL builds again on every
+ * call of a kept plan. The completion's statement counts eight clauses; counted this way it costs
+ * PostgreSQL about 7% less CPU (decision 152).
+ */
+export function rowsWritten(clause: string): SQL {
+  if (!/^[a-z_]+$/.test(clause)) throw new Error(`rowsWritten: ${clause} is not a clause name`);
+  return sql.raw(`cardinality(array(select 1 from ${clause}))`);
+}
+
 /** A placeholder where Drizzle's types want SQL (update's `set`, comparisons): `param('amountCents')`. */
 export function param(name: string): SQL {
   return sql`${sql.placeholder(name)}`;

@@ -3,7 +3,7 @@
 // before writing and enforced again by the database (deferred balance trigger, CHECKs).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
-import { namedSqlStatement } from '../db/named-statement';
+import { namedSqlStatement, rowsWritten } from '../db/named-statement';
 import type { AccountCode } from './accounts';
 
 export type Posting = { accountCode: AccountCode; amountCents: number };
@@ -119,7 +119,7 @@ export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
 }
 
 /** The columns that say what the journal's clauses wrote (checked by `journalIdFrom`). */
-export const JOURNAL_RESULT = sql`(select id from new_journal) as journal_id, (select count(*) from new_entries) as entry_count, (select count(*) from new_transactions) as transaction_count`;
+export const JOURNAL_RESULT = sql`(select id from new_journal) as journal_id, ${rowsWritten('new_entries')} as entry_count, ${rowsWritten('new_transactions')} as transaction_count`;
 
 export type JournalResultRow = { journal_id: string | null; entry_count: string | number; transaction_count: string | number };
 

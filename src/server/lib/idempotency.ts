@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db, DbOrTx, Tx } from '../db/client';
-import { namedStatement } from '../db/named-statement';
+import { namedStatement, rowsWritten } from '../db/named-statement';
 import { idempotencyKeys } from '../db/schema';
 import { AppError, badRequest } from './errors';
 import { inTransaction } from './transaction';
@@ -73,7 +73,7 @@ export function claimClause(db: DbOrTx) {
 
 /** 1 when the first statement claimed the key, 0 when the key is live (a retry, or in flight). */
 export function claimedColumn() {
-  return sql<number>`(select count(*)::int from idempotency_claim)`.mapWith(Number);
+  return sql<number>`${rowsWritten('idempotency_claim')}`.mapWith(Number);
 }
 
 const storeResponse = namedStatement('idempotency_store', (db) =>
@@ -98,7 +98,7 @@ export function storeClause(): SQL {
 
 /** 1 when the statement stored the answer, 0 when it was told not to. */
 export function storedColumn(): SQL {
-  return sql`(select count(*)::int from idempotency_store) as stored`;
+  return sql`${rowsWritten('idempotency_store')} as stored`;
 }
 
 /** What a service whose first statement carries the claim gets from `withIdempotency`. */

@@ -25,7 +25,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { PlanId } from '../../../core/plans';
 import type { CreateCashoutResponse } from '../../../contracts/cashouts';
-import { namedSqlStatement, placeholderValues } from '../../db/named-statement';
+import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
 import { debitCardSql, debitValues } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { notFound } from '../../lib/errors';
@@ -101,7 +101,7 @@ const writeStatement = namedSqlStatement(
     ),
     ${effectsClause(sql`exists (select 1 from debited_card)`)}
     select (select ok from user_facts_unchanged) as facts_ok, debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4,
-      (select count(*) from stored_answer) as stored, (select count(*) from money_effect_rows) as effect_count,
+      ${rowsWritten('stored_answer')} as stored, ${rowsWritten('money_effect_rows')} as effect_count,
       ${KEY_COLUMNS}, ${JOURNAL_RESULT}
     from (select 1) as one left join debited_card debited on true left join existing_key k on true`,
 );

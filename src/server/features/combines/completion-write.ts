@@ -13,7 +13,7 @@
 // checked at the end of the statement, when every row exists; the journal's balance at commit.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { namedSqlStatement, placeholderValues } from '../../db/named-statement';
+import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
 import { cardWithAccountClauses, type NewCard } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
 import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
@@ -108,9 +108,9 @@ export function completionWriteSql(mode: CompletionWriteMode = 'in-transaction')
     ),
     ${effectsClause(go)},
     ${guarded ? GUARDED_STORE : storeClause()}
-    select ${guarded ? sql`(select count(*)::int from locked_combine) as go, ` : sql``}${JOURNAL_RESULT}, (select count(*)::int from money_effect_rows) as effect_count, (select id from new_card) as card_id, (select count(*)::int from rebate_rows) as rebate_count,
-      (select count(*)::int from user_counters) as user_count, (select count(*)::int from captured_sources) as captured_count,
-      (select count(*)::int from completed) as completed_count, ${storedColumn()}`;
+    select ${guarded ? sql`${rowsWritten('locked_combine')} as go, ` : sql``}${JOURNAL_RESULT}, ${rowsWritten('money_effect_rows')} as effect_count, (select id from new_card) as card_id, ${rowsWritten('rebate_rows')} as rebate_count,
+      ${rowsWritten('user_counters')} as user_count, ${rowsWritten('captured_sources')} as captured_count,
+      ${rowsWritten('completed')} as completed_count, ${storedColumn()}`;
 }
 
 const completionWriteStatement = namedSqlStatement('complete_combine_write', () => completionWriteSql('in-transaction'));
