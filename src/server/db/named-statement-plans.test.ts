@@ -6,9 +6,9 @@
 // PostgreSQL keeps it, on an empty database, and none may read a table by scanning it. Nor may
 // one count a clause's rows with an aggregate (use rowsWritten).
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../tests/helpers/generic-plan';
-import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
+import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
 import '../app';
 import { namedStatementTexts } from './named-statement';
 
@@ -18,37 +18,35 @@ const run = await requireEngine();
 const FIXED_SIZE_TABLES = new Set(['system_promos']);
 
 describe.skipIf(!run)(`named statements' kept plans (${testEngine()})`, () => {
-  it('read every table they touch through an index, whatever the table held when planned', async () => {
-    const database = await createTestDatabase();
-    try {
-      const statements = [...namedStatementTexts()];
-      // The hot paths: the app's named statements are all loaded with it.
-      expect(statements.map(([name]) => name)).toEqual(expect.arrayContaining(['post_journal', 'complete_combine_write', 'cashout_write', 'load_for_completion']));
-      const scans: string[] = [];
-      for (const [name, text] of statements) {
-        const plan = await genericPlan(database.db, text(database.db));
-        for (const [, table] of plan.matchAll(/Seq Scan on (\w+)/g)) {
-          if (table && !FIXED_SIZE_TABLES.has(table)) scans.push(`${name}: ${table}`);
-        }
-      }
-      expect(scans).toEqual([]);
-    } finally {
-      await database.drop();
-    }
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
   });
 
-  it('count the rows their clauses wrote without an aggregate, which PostgreSQL would set up on every call (decision 152)', async () => {
-    const database = await createTestDatabase();
-    try {
-      const counted: string[] = [];
-      for (const [name, text] of namedStatementTexts()) {
-        const query = new PgDialect().sqlToQuery(text(database.db));
-        // A whole clause counted: `(select count(*) from clause)`. A count of a table's rows matching a condition is another matter.
-        if (/\(select count\(\*\)(::int)? from [a-z_]+\)/i.test(query.sql)) counted.push(name);
+  it('read every table they touch through an index, whatever the table held when planned', async () => {
+    const statements = [...namedStatementTexts()];
+    // The hot paths: the app's named statements are all loaded with it.
+    expect(statements.map(([name]) => name)).toEqual(expect.arrayContaining(['post_journal', 'complete_combine_write', 'cashout_write', 'load_for_completion']));
+    const scans: string[] = [];
+    for (const [name, text] of statements) {
+      const plan = await genericPlan(database.db, text(database.db));
+      for (const [, table] of plan.matchAll(/Seq Scan on (\w+)/g)) {
+        if (table && !FIXED_SIZE_TABLES.has(table)) scans.push(`${name}: ${table}`);
       }
-      expect(counted).toEqual([]);
-    } finally {
-      await database.drop();
     }
+    expect(scans).toEqual([]);
+  });
+
+  it('count the rows their clauses wrote without an aggregate, which PostgreSQL would set up on every call (decision 152)', () => {
+    const counted: string[] = [];
+    for (const [name, text] of namedStatementTexts()) {
+      const query = new PgDialect().sqlToQuery(text(database.db));
+      // A whole clause counted: `(select count(*) from clause)`. A count of a table's rows matching a condition is another matter.
+      if (/\(select count\(\*\)(::int)? from [a-z_]+\)/i.test(query.sql)) counted.push(name);
+    }
+    expect(counted).toEqual([]);
   });
 });

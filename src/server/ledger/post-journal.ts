@@ -121,7 +121,7 @@ export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
 /** The columns that say what the journal's clauses wrote (checked by `journalIdFrom`). */
 export const JOURNAL_RESULT = sql`(select id from new_journal) as journal_id, ${rowsWritten('new_entries')} as entry_count, ${rowsWritten('new_transactions')} as transaction_count`;
 
-export type JournalResultRow = { journal_id: string | null; entry_count: string | number; transaction_count: string | number };
+export type JournalResultRow = { journal_id: string | null; entry_count: number; transaction_count: number };
 
 /** Asserts the invariants and gives the placeholders' values of `journalClauses` (named j…, e… and t…). */
 export function journalValues(input: JournalInput): { values: Record<string, unknown>; entryCount: number; transactionCount: number } {

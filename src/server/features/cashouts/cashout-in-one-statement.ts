@@ -113,8 +113,8 @@ type WriteRow = JournalResultRow &
     amount_spent_cents: string | number | null;
     status: string | null;
     last4: string | null;
-    stored: string | number;
-    effect_count: string | number;
+    stored: number;
+    effect_count: number;
   };
 
 export type OneStatementOutcome =
