@@ -60,6 +60,35 @@ describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
     expect((await checkLedger(database.db)).ok).toBe(true);
   });
 
+  it('the database keeps the ledger append-only: no posted entry or journal is changed or removed (decision 153)', async () => {
+    const userId = await insertUser(database.db);
+    const cardId = await insertFundedCard(database.db, userId, 2_500);
+    const otherCardId = await insertFundedCard(database.db, userId, 2_600);
+    const entryOf = async (id: string) =>
+      (await database.db.select({ id: journalEntries.id, journalId: journalEntries.journalId }).from(journalEntries).innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalEntries.accountId)).where(eq(ledgerAccounts.code, cardAccountCode(id))))[0]!;
+    const entry = await entryOf(cardId);
+    const other = { id: (await entryOf(otherCardId)).journalId };
+    const entriesBefore = await database.db.select({ n: sql<number>`count(*)::int`, sum: sql<number>`sum(${journalEntries.amountCents})::int` }).from(journalEntries);
+    const refusals = [
+      // Each of these, had it committed, would have left a journal that no longer sums to zero.
+      database.db.delete(journalEntries).where(eq(journalEntries.id, entry.id)),
+      database.db.update(journalEntries).set({ journalId: other.id }).where(eq(journalEntries.id, entry.id)),
+      database.db.update(journalEntries).set({ amountCents: 1 }).where(eq(journalEntries.id, entry.id)),
+      database.db.execute(sql`truncate journal_entries`),
+      database.db.update(journals).set({ memo: 'rewritten' }).where(eq(journals.id, entry.journalId)),
+      database.db.delete(journals).where(eq(journals.id, other.id)),
+    ];
+    for (const refused of refusals) {
+      // Drizzle wraps the database's error; the refusal is its cause.
+      const error: unknown = await refused.then(() => null, (e: unknown) => e);
+      expect(String((error as { cause?: unknown } | null)?.cause)).toMatch(/is append-only: (DELETE|UPDATE|TRUNCATE) refused/);
+    }
+    const entriesAfter = await database.db.select({ n: sql<number>`count(*)::int`, sum: sql<number>`sum(${journalEntries.amountCents})::int` }).from(journalEntries);
+    expect(entriesAfter).toEqual(entriesBefore);
+    expect((await database.db.select().from(cards).where(eq(cards.id, cardId)))[0]?.remainingAmountCents).toBe(2_500);
+    expect((await checkLedger(database.db)).problems).toEqual([]);
+  });
+
   it('refuses a posting to an unknown account instead of dropping the entry', async () => {
     await expect(
       database.db.transaction((tx) =>
