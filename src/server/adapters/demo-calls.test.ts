@@ -45,6 +45,24 @@ describe('fault specs (DEMO_FAULTS)', () => {
     expect(log.calls.map((c) => c.outcome)).toEqual(['answer-lost', 'duplicate']);
     expect(log.effective('payouts.send')).toHaveLength(1);
   });
+
+  it('a long-running demo does not grow with every call: the oldest references and calls are forgotten past their bounds (decision 154)', async () => {
+    const log = new DemoCallLog({ rememberedReferences: 3, keptCalls: 4 });
+    let done = 0;
+    const send = (n: number) => log.call('payouts.send', `cashout:${n}`, 500, () => ({ payoutId: `p${(done += 1)}` }));
+    for (let n = 1; n <= 10; n += 1) await send(n);
+    // The three newest are still known: a retry is a duplicate, nothing is sent again.
+    expect(await send(10)).toEqual({ payoutId: 'p10' });
+    expect(await send(8)).toEqual({ payoutId: 'p8' });
+    expect(done).toBe(10);
+    // The oldest is forgotten, as a real processor forgets an old idempotency key.
+    expect(await send(1)).toEqual({ payoutId: 'p11' });
+    // 13 calls so far, of which the newest are kept, at most twice the bound.
+    expect(log.calls.length).toBeGreaterThanOrEqual(4);
+    expect(log.calls.length).toBeLessThan(8);
+    expect(log.calls.at(-1)).toMatchObject({ reference: 'cashout:1', outcome: 'done' });
+    expect(log.calls.at(-2)).toMatchObject({ reference: 'cashout:8', outcome: 'duplicate' });
+  });
 });
 
 describe.skipIf(!run)(`demo adapters record and break every step (${testEngine()})`, () => {

@@ -3,6 +3,7 @@
 // system's deduplication by reference (a retried call with a known reference does nothing new);
 // and faults on demand, to break a chosen call: fail, time out, or succeed and lose the answer.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { setNewest } from '../lib/bounded-map';
 import { OutsideSystemError } from '../lib/errors';
 
 /** Every step PayWeave takes in an outside system, each of which can be broken on demand. */
@@ -73,7 +74,17 @@ export type DemoCallLogOptions = {
   faults?: string;
   /** How long a `timeout` fault hangs before it rejects. */
   timeoutMs?: number;
+  /** How many references the outside system remembers, newest first (decision 154). */
+  rememberedReferences?: number;
+  /** `calls` keeps at least this many of the newest calls, and at most twice as many (the file keeps them all). */
+  keptCalls?: number;
 };
+
+// A demo server runs for weeks: what it remembers must not grow with every request (decision 154).
+// A real processor also forgets an idempotency key after a while (a day, commonly); the app's
+// retries of one effect end within minutes (effects/drain.ts), far inside either bound.
+export const REMEMBERED_REFERENCES = 100_000;
+export const KEPT_CALLS = 10_000;
 
 export class DemoCallLog {
   readonly calls: DemoCall[] = [];
@@ -81,16 +92,20 @@ export class DemoCallLog {
   private readonly seen = new Map<DemoOperation, number>();
   private rules: FaultRule[];
   private readonly timeoutMs: number;
+  private readonly rememberedReferences: number;
+  private readonly keptCalls: number;
 
   constructor(private readonly options: DemoCallLogOptions = {}) {
     this.rules = parseFaults(options.faults);
     this.timeoutMs = options.timeoutMs ?? 200;
+    this.rememberedReferences = options.rememberedReferences ?? REMEMBERED_REFERENCES;
+    this.keptCalls = options.keptCalls ?? KEPT_CALLS;
     // The outside system remembers what it did across our restarts: reload its references.
     if (options.file && existsSync(options.file)) {
       for (const line of readFileSync(options.file, 'utf8').split('\n')) {
         if (!line) continue;
         const call = JSON.parse(line) as DemoCall & { result?: unknown };
-        if ((call.outcome === 'done' || call.outcome === 'answer-lost') && call.result !== undefined) this.results.set(key(call.op, call.reference), call.result);
+        if ((call.outcome === 'done' || call.outcome === 'answer-lost') && call.result !== undefined) this.remember(key(call.op, call.reference), call.result);
       }
     }
   }
@@ -131,16 +146,23 @@ export class DemoCallLog {
       return known;
     }
     const result = await action();
-    this.results.set(key(op, reference), result);
+    this.remember(key(op, reference), result);
     this.record({ op, reference, amountCents, outcome: fault === 'lose-answer' ? 'answer-lost' : 'done' }, result);
     if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
     return result;
+  }
+
+  /** Remembers a reference's answer; past the bound, the oldest is forgotten. */
+  private remember(referenceKey: string, result: unknown): void {
+    setNewest(this.results, referenceKey, result, this.rememberedReferences);
   }
 
   private record(call: Omit<DemoCall, 'at'>, result?: unknown): void {
     const full: DemoCall = { ...call, at: new Date().toISOString() };
     if (full.amountCents === undefined) delete full.amountCents;
     this.calls.push(full);
+    // Trimmed in batches, so that keeping the newest calls costs no copy per call.
+    if (this.calls.length >= 2 * this.keptCalls) this.calls.splice(0, this.calls.length - this.keptCalls);
     // An issued card's number and CVV, and a pre-authorisation's token, never reach a file; only
     // their references do (neither is looked up again after a restart: their references are new
     // for every request).
