@@ -2,7 +2,8 @@
 // of its own, driven by autocannon from this process at 32 connections after a warm-up, and judged
 // by the CPU ratios of DECISIONS §8 against yardsticks measured in the same run, before and after
 // the scenarios (decision 019): PostgreSQL's CPU per pgbench TPC-B transaction, the bare Fastify
-// route's CPU per answer, and the host's argon2id rate. Then two floods beside honest traffic: a
+// route's CPU per answer, the host's argon2id rate, and what the rows a cash-out and a completion
+// must write cost PostgreSQL alone (decision 155). Then two floods beside honest traffic: a
 // sign-in flood (isolation) and issue 19's attack from 16 addresses with rate limits on.
 //
 //   npm run bench                  full run (builds first), floors checked and reported
@@ -17,6 +18,7 @@ import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { closeCpuMeter } from './lib/cpu';
 import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from './lib/flood';
 import { parseOptions } from './lib/options';
+import { measureRequiredRows } from './lib/required-rows';
 import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
 import { computeRatios, describeMachine, evaluateFloors, formatReport, kernelShare, newBenchResult } from './lib/report';
@@ -86,7 +88,10 @@ async function main(): Promise<number> {
     log(`  argon2id verifications on all cores, ${options.argon2Seconds} s`);
     const a = await measureArgon2Rate(options.argon2Seconds);
     log(`  ${a.rate.toFixed(1)}/s, ${a.cpuMsPerVerification.toFixed(2)} ms CPU per verification`);
-    return { p, b, a };
+    log(`  the rows a cash-out and a completion must write, alone (pgbench, ${options.measureSeconds} s each)`);
+    const r = await measureRequiredRows({ seconds: options.measureSeconds, warmupSeconds: options.warmupSeconds });
+    log(`  cash-out rows ${r.cashout.postgresMs.toFixed(3)} ms, completion rows ${r.completion.postgresMs.toFixed(3)} ms of PostgreSQL CPU per statement`);
+    return { p, b, a, r };
   };
   if (skipCeilings) {
     log('yardsticks skipped (--skip-ceilings): CPU per answer only, no ratios');
@@ -95,6 +100,7 @@ async function main(): Promise<number> {
     result.pgbench = y.p;
     result.bare = y.b;
     result.argon2 = y.a;
+    result.rows = y.r;
   }
 
   const dbName = `payweave_bench_${process.pid}`;
@@ -159,6 +165,7 @@ async function main(): Promise<number> {
     result.pgbenchAfter = y.p;
     result.bareAfter = y.b;
     result.argon2After = y.a;
+    result.rowsAfter = y.r;
   }
   result.ratios = computeRatios(result);
   result.floors = evaluateFloors(result);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CpuMs } from './cpu';
-import { againstBareRoute, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
+import { againstBareRoute, inRequiredRows, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
 
 const cpu = (postgresMs: number, serverMs: number): CpuMs => ({ postgresMs, postgresSystemMs: postgresMs / 10, postgresAllMs: postgresMs, serverMs, benchMs: 0.1 });
 
@@ -18,6 +18,14 @@ describe('the ratios of DECISIONS §8', () => {
     expect(inTpcbTransactions(cpu(0.64, 0.33), 0.38)).toBeCloseTo(2.55, 2);
     expect(inTpcbTransactions(null, 0.38)).toBeNull();
     expect(inTpcbTransactions(cpu(1, 1), null)).toBeNull();
+  });
+
+  it('a completion or cash-out is also weighed against its own required rows, pooled over their runs by statements (decision 155)', () => {
+    // Rows at 0.5 ms (1,000 statements) and 0.8 ms (3,000): 2,900 ms over 4,000 is 0.725 ms; 1.45 + 0.725 ms is 3x that.
+    expect(inRequiredRows(cpu(1.45, 0.725), [{ statements: 1_000, postgresMs: 0.5 }, { statements: 3_000, postgresMs: 0.8 }])).toBeCloseTo(3);
+    expect(inRequiredRows(cpu(1.45, 0.725), [{ statements: 1_000, postgresMs: 0.725 }, null])).toBeCloseTo(3);
+    expect(inRequiredRows(cpu(1, 1), [null, { statements: 0, postgresMs: 1 }])).toBeNull();
+    expect(inRequiredRows(null, [{ statements: 1_000, postgresMs: 0.5 }])).toBeNull();
   });
 
   it('a card list is weighed against the bare route, the mean of its measurements', () => {

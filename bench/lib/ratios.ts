@@ -44,6 +44,23 @@ export function inTpcbTransactions(perAnswer: CpuMs | null, pgPerTransaction: nu
   return (perAnswer.postgresMs + perAnswer.serverMs) / pgPerTransaction;
 }
 
+/**
+ * (PostgreSQL + server CPU per answer) ÷ PostgreSQL's CPU for the rows that answer must write,
+ * measured alone in the same run (bench/lib/required-rows.ts), pooled over its measurements by
+ * statements. Reported, not enforced: the yardstick decision 155 proposes for the money floors.
+ */
+export function inRequiredRows(perAnswer: CpuMs | null, rows: ReadonlyArray<{ statements: number; postgresMs: number } | null>): number | null {
+  let cpu = 0;
+  let statements = 0;
+  for (const run of rows) {
+    if (!run || run.statements <= 0) continue;
+    cpu += run.postgresMs * run.statements;
+    statements += run.statements;
+  }
+  if (!perAnswer || statements === 0 || cpu <= 0) return null;
+  return (perAnswer.postgresMs + perAnswer.serverMs) / (cpu / statements);
+}
+
 /** Server CPU per answer ÷ the bare route's server CPU per answer (the mean of its measurements). */
 export function againstBareRoute(perAnswer: CpuMs | null, bare: ReadonlyArray<CpuMs | null>): number | null {
   const bareMs = mean(bare.filter((c): c is CpuMs => c !== null && c.serverMs > 0).map((c) => c.serverMs));

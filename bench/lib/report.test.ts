@@ -114,6 +114,25 @@ describe('the floors of DECISIONS §8', () => {
     expect(report).toContain('**MISSED**: cash-out: (PostgreSQL + server CPU) per cash-out <= 2 TPC-B transactions (2.55)');
   });
 
+  it('the report weighs the money answers against their own required rows too, and enforces nothing on it (decision 155)', () => {
+    const rows = (cashoutMs: number, completionMs: number) => ({
+      seconds: 15,
+      cashout: { postgresMs: cashoutMs, postgresSystemMs: cashoutMs / 10, statements: 15_000 },
+      completion: { postgresMs: completionMs, postgresSystemMs: completionMs / 10, statements: 6_000 },
+    });
+    // Cash-out rows 0.5 and 0.47 ms (pooled 0.485): 0.64 + 0.33 ms is 2x. Completion rows 0.9 ms: 1.61 + 1.08 ms is 2.99x.
+    const result = run({ ...base, rows: rows(0.5, 0.9), rowsAfter: rows(0.47, 0.9), scenarios: { 'cash-out': figures(1_000, 0.64, 0.33), 'combine-complete': figures(300, 1.61, 1.08) } });
+    expect(result.ratios.cashoutInRows).toBeCloseTo(2, 5);
+    expect(result.ratios.completionInRows).toBeCloseTo(2.99, 2);
+    const report = formatReport(result);
+    expect(report).toContain('2.55 TPC-B transactions; 2.00× its required rows');
+    expect(report).toContain('| the rows a cash-out must write, alone (pgbench, 32 clients, 15 s) | before | 1,000/s | PostgreSQL 0.500 ms per statement (10% in the kernel) | |');
+    expect(report).toContain('(decision 155, proposed, not a floor): completion 2.99×, cash-out 2.00×.');
+    expect(result.floors.some((f) => f.what.includes('rows'))).toBe(false);
+    // Without the rows measured (--skip-ceilings), nothing is said of them.
+    expect(formatReport(run({ scenarios: { 'cash-out': figures(1_000, 0.64, 0.33) } }))).not.toContain('required rows');
+  });
+
   it('the report shows how much of PostgreSQL\'s CPU went to the kernel, for the yardstick and each scenario', () => {
     const report = formatReport(run({ ...base, scenarios: { 'cash-out': figures(1_000, 0.64, 0.33) } }));
     expect(report).toContain('PostgreSQL 0.380 ms per transaction (server-wide 0.418; 30% in the kernel)');

@@ -8,7 +8,8 @@ import type { FloodResult } from './flood';
 import type { HonestFigures } from './honest';
 import type { Figures } from './load';
 import type { BenchOptions } from './options';
-import { FLOORS, againstBareRoute, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
+import type { RequiredRowsFigures } from './required-rows';
+import { FLOORS, againstBareRoute, inRequiredRows, inTpcbTransactions, isolationFactor, nonHashMs, pgMsPerTransaction, signInShare } from './ratios';
 import type { ScenarioName } from './scenarios';
 
 export const SCENARIO_LABELS: Record<ScenarioName, string> = {
@@ -26,6 +27,9 @@ export type Ratios = {
   /** (PostgreSQL + server CPU per answer) in TPC-B transactions. */
   completion: number | null;
   cashout: number | null;
+  /** (PostgreSQL + server CPU per answer) ÷ PostgreSQL CPU of the rows it must write (decision 155: reported, not a floor). */
+  completionInRows: number | null;
+  cashoutInRows: number | null;
   /** Server CPU per card list ÷ the bare route's. */
   cardList: number | null;
   /** Sign-ins/s ÷ argon2id verifications/s on all cores. */
@@ -47,6 +51,9 @@ export type BenchResult = {
   bareAfter: Figures | null;
   argon2: Argon2Figures | null;
   argon2After: Argon2Figures | null;
+  /** What the rows a cash-out and a completion must write cost PostgreSQL alone (decisions 148, 155). */
+  rows: RequiredRowsFigures | null;
+  rowsAfter: RequiredRowsFigures | null;
   scenarios: Partial<Record<ScenarioName, Figures>>;
   /** DECISIONS §8: sign-in flood beside card lists and cash-outs. */
   isolation: FloodResult | null;
@@ -75,10 +82,12 @@ export function newBenchResult(about: Pick<BenchResult, 'mode' | 'date' | 'machi
     bareAfter: null,
     argon2: null,
     argon2After: null,
+    rows: null,
+    rowsAfter: null,
     scenarios: {},
     isolation: null,
     attack: null,
-    ratios: { pgMsPerTransaction: null, completion: null, cashout: null, cardList: null, signInShare: null, signInNonHashMs: null },
+    ratios: { pgMsPerTransaction: null, completion: null, cashout: null, completionInRows: null, cashoutInRows: null, cardList: null, signInShare: null, signInNonHashMs: null },
     floors: [],
   };
 }
@@ -97,6 +106,8 @@ export function computeRatios(result: BenchResult): Ratios {
     pgMsPerTransaction: pg,
     completion: inTpcbTransactions(s['combine-complete']?.cpu ?? null, pg),
     cashout: inTpcbTransactions(s['cash-out']?.cpu ?? null, pg),
+    completionInRows: inRequiredRows(s['combine-complete']?.cpu ?? null, [result.rows?.completion ?? null, result.rowsAfter?.completion ?? null]),
+    cashoutInRows: inRequiredRows(s['cash-out']?.cpu ?? null, [result.rows?.cashout ?? null, result.rowsAfter?.cashout ?? null]),
     cardList: againstBareRoute(s['list-cards']?.cpu ?? null, [result.bare?.cpu ?? null, result.bareAfter?.cpu ?? null]),
     signInShare: s['sign-in'] ? signInShare(s['sign-in'].rps, argon2) : null,
     signInNonHashMs: nonHashMs(s['sign-in']?.cpu ?? null, argon2),
@@ -151,6 +162,7 @@ export function evaluateFloors(result: BenchResult): Floor[] {
 
 const n = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const opt = (value: number | null, digits = 2, unit = '') => (value === null ? 'n/a' : `${n(value, digits)}${unit}`);
+const inRows = (value: number | null) => (value === null ? '' : `; ${n(value, 2)}× its required rows`);
 
 function honestRow(phase: string, stream: string, f: HonestFigures | undefined): string {
   if (!f) return `| ${phase} | ${stream} | n/a | | | | |`;
@@ -197,6 +209,12 @@ export function formatReport(result: BenchResult): string {
   for (const [when, a] of [['before', result.argon2], ['after', result.argon2After]] as const) {
     if (a) lines.push(`| argon2id verify (m 19 MiB, t 2, p 1), ${a.cores} threads | ${when} | ${n(a.rate, 1)}/s | ${n(a.cpuMsPerVerification, 2)} ms per verification | |`);
   }
+  for (const [when, rows] of [['before', result.rows], ['after', result.rowsAfter]] as const) {
+    if (!rows) continue;
+    for (const [what, figures] of [['a cash-out', rows.cashout], ['a completion of 2 sources', rows.completion]] as const) {
+      lines.push(`| the rows ${what} must write, alone (pgbench, 32 clients, ${rows.seconds} s) | ${when} | ${n(figures.statements / rows.seconds)}/s | PostgreSQL ${n(figures.postgresMs, 3)} ms per statement (${kernelShare({ postgresMs: figures.postgresMs, postgresSystemMs: figures.postgresSystemMs })} in the kernel) | |`);
+    }
+  }
   lines.push('');
   lines.push(`PostgreSQL CPU per TPC-B transaction, both runs pooled: **${opt(r.pgMsPerTransaction, 3, ' ms')}**.`);
   lines.push('');
@@ -208,9 +226,9 @@ export function formatReport(result: BenchResult): string {
     const cpu = f.cpu ? `${n(f.cpu.postgresMs, 3)} (${n(f.cpu.postgresAllMs, 3)}; ${kernelShare(f.cpu)}) / ${n(f.cpu.serverMs, 3)} / ${n(f.cpu.benchMs, 3)}` : 'n/a';
     const ratio =
       name === 'combine-complete'
-        ? `${opt(r.completion)} TPC-B transactions`
+        ? `${opt(r.completion)} TPC-B transactions${inRows(r.completionInRows)}`
         : name === 'cash-out'
-          ? `${opt(r.cashout)} TPC-B transactions`
+          ? `${opt(r.cashout)} TPC-B transactions${inRows(r.cashoutInRows)}`
           : name === 'list-cards'
             ? `${opt(r.cardList)}× the bare route`
             : `${r.signInShare === null ? 'n/a' : `${n(r.signInShare * 100, 1)}%`} of argon2id rate; ${opt(r.signInNonHashMs, 2, ' ms')} beyond the hash`;
@@ -228,5 +246,11 @@ export function formatReport(result: BenchResult): string {
   if (result.mode === 'smoke') lines.push('Smoke run: durations too short to mean anything; floors not enforced.');
   const missedLabel = result.mode === 'smoke' ? 'Floors not reached by this smoke (not enforced)' : 'Floors missed';
   lines.push(missed.length === 0 ? 'Every floor met.' : `${missedLabel} (${missed.length}): ${missed.map((f) => `${f.scenario}: ${f.what}`).join('; ')}`);
+  if (r.completionInRows !== null || r.cashoutInRows !== null) {
+    lines.push('');
+    lines.push(
+      `Against their own required rows, measured alone in this run (decision 155, proposed, not a floor): completion ${opt(r.completionInRows)}×, cash-out ${opt(r.cashoutInRows)}×.`,
+    );
+  }
   return lines.join('\n');
 }
