@@ -24,6 +24,20 @@ export default tseslint.config(
     },
   },
   {
+    // pino applies no formatter to a child logger's bindings, so they would skip the censoring of
+    // secret fields (src/server/logger.ts, decision 156) unless they go through it first.
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='child']:not([arguments.0.callee.name='redactLogObject']):not([arguments.0.expression.callee.name='redactLogObject'])",
+          message: "A child logger's bindings skip the log formatter: pass them through redactLogObject (logger.ts) first.",
+        },
+      ],
+    },
+  },
+  {
     // The core is pure: it may not reach into the server, the web app, or Node's I/O.
     files: ['src/core/**/*.ts'],
     rules: {
