@@ -362,13 +362,28 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
 
       // Park both inside their transactions, then terminate every connection of the database but ours.
       locker = await lockUserRow(database.url!, prepared.userId);
+      const answeredEarly: string[] = [];
       const answers = requests.map((request) =>
-        send(request, server.url).catch((error: unknown) => {
-          throw new Error(`no answer (${(error as Error).message}); the server said:\n${server.logs()}`);
-        }),
+        send(request, server.url).then(
+          (answer) => {
+            answeredEarly.push(`${request.kind}: ${answer.status} ${answer.text}`);
+            return answer;
+          },
+          (error: unknown) => {
+            throw new Error(`no answer (${(error as Error).message}); the server said:\n${server.logs()}`);
+          },
+        ),
       );
       const lockClient = locker;
-      await waitFor('both requests waiting in the database', async () => (await lockWaiters(lockClient, databaseName)) >= 2);
+      // This wait timed out once in CI (2026-11-27, two test files at a time on a slow host), and
+      // passed in the runs around it. Should it time out again, say what each request and backend did.
+      await waitFor('both requests waiting in the database', async () => (await lockWaiters(lockClient, databaseName)) >= 2).catch(async (error: unknown) => {
+        const backends = await lockClient.query(
+          'select state, wait_event_type, wait_event, left(query, 100) as query from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [databaseName],
+        );
+        throw new Error(`${(error as Error).message}; answered meanwhile: ${answeredEarly.join('; ') || 'none'}; the database's backends: ${JSON.stringify(backends.rows)}; the server said:\n${server.logs()}`);
+      });
       const terminated = await locker.query<{ killed: boolean }>(
         'select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
         [databaseName],
