@@ -88,9 +88,9 @@ async function main(): Promise<number> {
     log(`  argon2id verifications on all cores, ${options.argon2Seconds} s`);
     const a = await measureArgon2Rate(options.argon2Seconds);
     log(`  ${a.rate.toFixed(1)}/s, ${a.cpuMsPerVerification.toFixed(2)} ms CPU per verification`);
-    log(`  the rows a cash-out and a completion must write, alone (pgbench, ${Math.max(1, Math.round(options.measureSeconds))} s each)`);
+    log('  the rows a cash-out and a completion must write, alone (pgbench)');
     const r = await measureRequiredRows({ seconds: options.measureSeconds, warmupSeconds: options.warmupSeconds });
-    log(`  cash-out rows ${r.cashout.postgresMs.toFixed(3)} ms, completion rows ${r.completion.postgresMs.toFixed(3)} ms of PostgreSQL CPU per statement`);
+    log(`  ${r.seconds} s each: cash-out rows ${r.cashout.postgresMs.toFixed(3)} ms, completion rows ${r.completion.postgresMs.toFixed(3)} ms of PostgreSQL CPU per statement`);
     return { p, b, a, r };
   };
   if (skipCeilings) {

@@ -24,6 +24,11 @@ export type PgbenchFigures = {
   cpu: { postgresMs: number; postgresSystemMs: number; postgresAllMs: number } | null;
 };
 
+/** pgbench's `-T` takes whole seconds (at least one): the seconds a run of `seconds` really lasts. */
+export function pgbenchSeconds(seconds: number): number {
+  return Math.max(1, Math.round(seconds));
+}
+
 export async function measurePgbench(options: { clients: number; seconds: number; scale: number }): Promise<PgbenchFigures> {
   const { host, port, user } = connectionParts();
   const name = `payweave_bench_pgbench_${process.pid}`;
@@ -40,7 +45,7 @@ export async function measurePgbench(options: { clients: number; seconds: number
       ...common,
       '-c', String(options.clients),
       '-j', String(threads),
-      '-T', String(Math.max(1, Math.round(options.seconds))),
+      '-T', String(pgbenchSeconds(options.seconds)),
       '-l', `--log-prefix=${path.join(logDir, 'tx')}`,
       name,
     ]);

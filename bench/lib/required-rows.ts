@@ -10,6 +10,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { pgbenchSeconds } from './ceilings';
 import { startCpuWindow } from './cpu';
 import { connectionParts, createDatabase, databaseUrl, dropDatabase, queryDatabase } from './postgres';
 import { projectRoot, runCommand } from './processes';
@@ -79,7 +80,7 @@ export async function measureRowsScript(database: RowsDatabase, script: RowsScri
   const window = await startCpuWindow({ databases: [database.name] });
   const run = await runCommand('pgbench', [
     '-h', host, '-p', port, '-U', user, '-n', '-M', 'prepared',
-    '-c', String(ROWS_CLIENTS), '-j', String(Math.min(ROWS_CLIENTS, os.availableParallelism())), '-T', String(Math.max(1, Math.round(seconds))),
+    '-c', String(ROWS_CLIENTS), '-j', String(Math.min(ROWS_CLIENTS, os.availableParallelism())), '-T', String(pgbenchSeconds(seconds)),
     '-f', path.join(here, script), ...defines, database.name,
   ]);
   const cpu = await window.stop();
@@ -99,7 +100,7 @@ export async function measureRowsScript(database: RowsDatabase, script: RowsScri
  * freshly seeded pages cost up to 1.6 times the steady state's), then dropped.
  */
 export async function measureRequiredRows(options: { seconds: number; warmupSeconds: number }): Promise<RequiredRowsFigures> {
-  const seconds = Math.max(1, Math.round(options.seconds)); // pgbench runs whole seconds
+  const seconds = pgbenchSeconds(options.seconds);
   const database = await prepareRowsDatabase(`payweave_bench_rows_${process.pid}`);
   try {
     await measureRowsScript(database, 'cashout.sql', options.warmupSeconds);
