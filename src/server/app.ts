@@ -14,7 +14,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { projectRoot } from './lib/paths';
 import { createSpaHtml, routePreloadsSchema } from './web/spa-html';
-import { errorsPlugin, frameworkErrors } from './plugins/errors';
+import { errorsPlugin, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/errors';
 import { securityPlugin } from './plugins/security';
 import { cardScrubberPlugin } from './plugins/card-scrubber';
 import { sessionPlugin } from './plugins/session';
@@ -63,6 +63,8 @@ export type AppOptions = {
   /** A pino logger; tests pass none and stay silent. */
   logger?: FastifyBaseLogger;
   serveWeb?: boolean;
+  /** Where the built web app is (dist/web); tests point it at a stub to route as production does. */
+  webRoot?: string;
 };
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -79,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(options.config.trustProxy),
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     requestTimeout: 30_000,
   }).withTypeProvider<ZodTypeProvider>();
@@ -138,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  const webRoot = path.join(projectRoot, 'dist', 'web');
+  const webRoot = options.webRoot ?? path.join(projectRoot, 'dist', 'web');
   if ((options.serveWeb ?? true) && existsSync(path.join(webRoot, 'index.html'))) {
     await registerWeb(app, webRoot);
   }

@@ -3,7 +3,10 @@
 // the body, query, headers or Origin; signed in, a cross-site request is 403, then a body that is
 // not JSON 415, then an invalid body or an unknown query parameter 400. The error code of every
 // answer is one of src/contracts/errors.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ERROR_CODES } from '../../src/contracts/errors';
 import { registerUser, type ApiUser } from '../helpers/api-client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -132,6 +135,33 @@ describe.runIf(run)(`request order: 401 → 403 → 415 → 400 (${testEngine()}
     const unknown = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('not_found');
+  });
+
+  it('a path parameter over the router\'s 200 characters answers 414 on every method, GET included, beside the web app', async () => {
+    // The web app's catch-all GET is what took such a GET before (it answered 405 "GET is not allowed").
+    const webRoot = mkdtempSync(path.join(tmpdir(), 'payweave-web-'));
+    writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>PayWeave</title><div id="root"></div>');
+    const withWeb = await createTestApp({ webRoot, database: t.database });
+    onTestFinished(async () => {
+      await withWeb.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    });
+    const long = 'a'.repeat(201);
+    for (const [method, url] of [
+      ['GET', `/api/combines/${long}`],
+      ['PATCH', `/api/combines/${long}`],
+      ['DELETE', `/api/combines/${long}`],
+      ['GET', `/api/cards/${long}/transactions`],
+      ['POST', `/api/cards/${long}/freeze`],
+    ] as const) {
+      const answer = await withWeb.app.inject({ method, url, headers: { cookie: user.cookie } });
+      expect(answer.statusCode, `${method} ${url.slice(0, 20)}`).toBe(414);
+      expect(answer.json().error).toEqual({ code: 'uri_too_long', message: 'The address is too long.' });
+      expect(answer.headers.allow).toBeUndefined();
+    }
+    // The web app is still served, and an API path of ordinary length still routes.
+    expect((await withWeb.app.inject({ method: 'GET', url: '/my-cards' })).headers['content-type']).toMatch(/^text\/html/);
+    expect((await withWeb.app.inject({ method: 'GET', url: `/api/combines/${A_UUID}`, headers: { cookie: user.cookie } })).statusCode).toBe(404);
   });
 
   it('an unknown query parameter or body field answers 400 naming it, signed in', async () => {

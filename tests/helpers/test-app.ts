@@ -36,11 +36,11 @@ export type TestApp = {
 };
 
 export async function createTestApp(
-  options: { engine?: TestEngine; env?: Record<string, string>; adapters?: Partial<Adapters>; now?: () => Date; database?: TestDatabase } = {},
+  options: { engine?: TestEngine; env?: Record<string, string>; adapters?: Partial<Adapters>; now?: () => Date; database?: TestDatabase; webRoot?: string } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(options.engine ?? testEngine()));
   const config = testConfig(options.env);
-  const app = await buildApp({ config, database, adapters: options.adapters, now: options.now, serveWeb: false });
+  const app = await buildApp({ config, database, adapters: options.adapters, now: options.now, ...(options.webRoot ? { webRoot: options.webRoot } : { serveWeb: false }) });
   const calls = (app.adapters.cardProcessor as { log?: DemoCallLog }).log ?? (app.adapters.payouts as { log?: DemoCallLog }).log;
   const guard = guardAdapters(app.adapters);
   await app.ready();

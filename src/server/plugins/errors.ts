@@ -85,11 +85,13 @@ function firstIssueMessage(error: FastifyError): string {
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   setSecurityHeaders(request, reply);
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  const body = tooLong
-    ? ({ error: { code: 'uri_too_long', message: 'The address is too long.' } } satisfies ErrorResponse)
-    : ({ error: { code: 'bad_request', message: 'The address is not valid.' } } satisfies ErrorResponse);
+  const body = tooLong ? URI_TOO_LONG : ({ error: { code: 'bad_request', message: 'The address is not valid.' } } satisfies ErrorResponse);
   return reply.status(tooLong ? 414 : 400).type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
+
+/** The router's longest path parameter (app.ts); a longer one answers 414. */
+export const MAX_PARAM_LENGTH = 200;
+const URI_TOO_LONG = { error: { code: 'uri_too_long', message: 'The address is too long.' } } satisfies ErrorResponse;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -158,6 +160,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // The router refuses an over-long parameter with 414 (frameworkErrors), except where the SPA's
+    // catch-all GET takes the path instead and hands an API path here: the same answer for GET.
+    if (path.startsWith('/api/') && path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+      return reply.status(414).send(URI_TOO_LONG);
+    }
     // A path the API knows, asked with a method it does not take: 405 with what it does take.
     const allowed = path.startsWith('/api/') ? allowedMethods(app, path) : [];
     if (allowed.length > 0) {
