@@ -319,6 +319,32 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect(profile).toMatchObject({ boostsAvailable: 0, boostsUsed: 1, combineTotal: 4 });
   });
 
+  it('a draft\'s form data keeps no card secret under any name or type (DECISIONS §4)', async () => {
+    const fresh = await registerUser(t.app);
+    const combine = await startCombine(fresh, '80', '0');
+    const formData = {
+      sources: [{ number: TEST_VISA, securityCode: '123', security_code: '456', cvc: '999', cvn: '111', csc: '222', cid: '3333', cardVerificationValue: '444', pan: TEST_VISA }],
+      asNumber: 4111111111111111,
+      negative: -4111111111111111,
+      inText: `paid with ${TEST_VISA}`,
+      // UI state the wizard stashes, and words that merely contain the letters of a forbidden key.
+      bufferInput: '8',
+      expandedPanel: 'fees',
+      company: 'Acme',
+      useBoost: true,
+      creationFeeSourceIdx: -1,
+      baseCents: 12_345_678,
+    };
+    const patched = await fresh.request('PATCH', `/api/combines/${combine.id}`, { formData });
+    expect(patched.statusCode).toBe(200);
+    const expected = { sources: [{}], asNumber: null, negative: null, inText: 'paid with [card number removed]', bufferInput: '8', expandedPanel: 'fees', company: 'Acme', useBoost: true, creationFeeSourceIdx: -1, baseCents: 12_345_678 };
+    expect(patched.json().formData).toEqual(expected);
+    const [stored] = await t.database.db.select({ formData: combines.formData }).from(combines).where(eq(combines.id, combine.id));
+    expect(stored?.formData).toEqual(expected);
+    const saved = await fresh.request('POST', `/api/combines/${combine.id}/save`, { currentStep: 2, formData });
+    expect(saved.json().formData).toEqual(expected);
+  });
+
   it('save for later, list, resume and delete a draft', async () => {
     const fresh = await registerUser(t.app);
     const combine = await startCombine(fresh, '80', '0');

@@ -143,9 +143,12 @@ export async function updateCombine(app: FastifyInstance, userId: string, combin
   return viewCombine(app, userId, combineId);
 }
 
-// The wizard may stash its UI state in formData, but never card data: drop anything that looks
-// like a card number or CVV field, whatever the client sends.
-const FORBIDDEN_KEYS = /card.?number|cvv|cvc|^number$|pan/i;
+// The wizard may stash its UI state in formData, but never card data (DECISIONS §4): drop any
+// field named like a card number or a security code, whatever the client calls it, and any long
+// run of digits, written as text or as a JSON number.
+const FORBIDDEN_KEYS = /card.?number|^number$|^pan$|cvv|cvc|cvn|^csc$|^cid$|security.?code|verification.?(code|value)/i;
+/** No amount the wizard keeps reaches 12 digits; a card number has at least 13. */
+const LONGEST_KEPT_NUMBER = 99_999_999_999;
 export function sanitiseFormData(formData: Record<string, unknown>): Record<string, unknown> {
   const clean = (value: unknown, depth: number): unknown => {
     if (depth > 5) return null;
@@ -159,6 +162,7 @@ export function sanitiseFormData(formData: Record<string, unknown>): Record<stri
       );
     }
     if (typeof value === 'string') return /\d{12,}/.test(value.replace(/[\s-]/g, '')) ? '' : value.slice(0, 500);
+    if (typeof value === 'number' && Math.abs(value) > LONGEST_KEPT_NUMBER) return null;
     return value;
   };
   const result = clean(formData, 0) as Record<string, unknown>;
