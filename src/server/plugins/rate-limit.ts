@@ -11,14 +11,27 @@ import { rateLimitCounters } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { setNewest } from '../lib/bounded-map';
 
-export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a minute and try again.';
+/**
+ * How long a refused client waits, in words, from the Retry-After it gets: "a minute",
+ * "15 minutes", "an hour", "24 hours" (rounded up, so the client is never told too little).
+ */
+export function waitText(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes === 1) return 'a minute';
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? 'an hour' : `${hours} hours`;
+}
+
+/** The generic refusal; the wait is the one Retry-After gives (a lock-out lasts 15 minutes, not one). */
+export const rateLimitedMessage = (wait: string) => `Too many attempts. Please wait ${wait} and try again.`;
 
 export type LimitRule = {
   /** Points in a window; the attempt that would go past them is refused. */
   points: number;
   durationSeconds: number;
-  /** Shown to the user when refused; the generic sentence by default. */
-  message?: string;
+  /** Shown to the user when refused, given the wait in words (waitText); the generic sentence by default. */
+  message?: (wait: string) => string;
 };
 
 // The benchmark switch (RATE_LIMIT_DISABLED, demo mode only; decision 013): a load generator signs
@@ -43,8 +56,10 @@ export function rateLimitKey(...parts: string[]): string {
   return hash('sha256', parts.join('\u0000'), 'base64url').slice(0, 32);
 }
 
-const refusal = (rule: LimitRule, msBeforeNext: number) =>
-  new AppError(429, 'rate_limited', rule.message ?? RATE_LIMITED_MESSAGE, undefined, Math.max(1, Math.ceil(msBeforeNext / 1000)));
+function refusal(rule: LimitRule, msBeforeNext: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError(429, 'rate_limited', (rule.message ?? rateLimitedMessage)(waitText(retryAfterSeconds)), undefined, retryAfterSeconds);
+}
 
 /** Identifiers remembered as refused, per limit, at most (the oldest are forgotten first). */
 const MAX_REMEMBERED_REFUSALS = 10_000;

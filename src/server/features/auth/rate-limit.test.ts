@@ -1,9 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, requireEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
-import { limitOn, rateLimitKey, RATE_LIMITED_MESSAGE } from '../../plugins/rate-limit';
+import { limitOn, rateLimitKey, waitText } from '../../plugins/rate-limit';
 import { AppError } from '../../lib/errors';
 
 const run = await requireEngine();
+
+describe('waitText: the wait a refusal names, from its Retry-After', () => {
+  it('rounds up to whole minutes, then whole hours', () => {
+    expect([1, 59, 60, 61, 120, 121, 899, 900, 3540, 3541, 3600, 3601, 7200, 86_400].map(waitText)).toEqual([
+      'a minute',
+      'a minute',
+      'a minute',
+      '2 minutes',
+      '2 minutes',
+      '3 minutes',
+      '15 minutes',
+      '15 minutes',
+      '59 minutes',
+      'an hour',
+      'an hour',
+      '2 hours',
+      '2 hours',
+      '24 hours',
+    ]);
+  });
+});
 
 describe.skipIf(!run)('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () => {
   let database: TestDatabase;
@@ -22,7 +43,7 @@ describe.skipIf(!run)('rate limits (rate-limiter-flexible: PostgreSQL table or m
     expect(refused).toHaveLength(5);
     for (const error of refused) {
       expect(error).toBeInstanceOf(AppError);
-      expect(error).toMatchObject({ statusCode: 429, code: 'rate_limited', message: RATE_LIMITED_MESSAGE });
+      expect(error).toMatchObject({ statusCode: 429, code: 'rate_limited', message: 'Too many attempts. Please wait a minute and try again.' });
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
       expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
     }

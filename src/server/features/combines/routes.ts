@@ -18,7 +18,7 @@ import {
 } from '../../../contracts/combines';
 import { requireUser } from '../../plugins/session';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
-import { limitMoney } from '../../lib/money-limits';
+import { limitCardCheck, limitMoney } from '../../lib/money-limits';
 import { addBnplCard, addSource, createCombine, deleteCombine, listCombines, removeSource, saveCombine, updateCombine, viewCombine } from './draft-service';
 import { quoteForReview } from './quote-service';
 import { completeCombine } from './complete-combine';
@@ -29,8 +29,9 @@ const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409
 const tags = ['combines'];
 
 export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post('/combines', { schema: { tags, summary: 'Start a combine from the amount step', body: createCombineRequest, response: { 201: combine, ...errors } } }, async (request, reply) => {
+  app.post('/combines', { schema: { tags, summary: 'Start a combine from the amount step', body: createCombineRequest, response: { 201: combine, 429: errorResponse, ...errors } } }, async (request, reply) => {
     const { userId } = requireUser(request);
+    await limitMoney(app.db, 'draftCreation', userId);
     return reply.status(201).send(await createCombine(app, userId, request.body));
   });
 
@@ -57,10 +58,11 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/combines/:id/sources',
-    { schema: { tags, summary: 'Add a source: validated, tokenised and pre-authorised', params: idParams, body: addSourceRequest, response: { 201: combine, 402: errorResponse, 501: errorResponse, ...errors } } },
+    { schema: { tags, summary: 'Add a source: validated, tokenised and pre-authorised', params: idParams, body: addSourceRequest, response: { 201: combine, 402: errorResponse, 429: errorResponse, 501: errorResponse, ...errors } } },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      return reply.status(201).send(await addSource(app, userId, request.params.id, request.body));
+      const added = await limitCardCheck(app.db, { userId, ip: request.ip }, () => addSource(app, userId, request.params.id, request.body));
+      return reply.status(201).send(added);
     },
   );
 
@@ -71,10 +73,10 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/combines/:id/sources/:sourceId/bnpl-card',
-    { schema: { tags, summary: "The BNPL provider's one-time card (step 4)", params: sourceParams, body: bnplCardRequest, response: { 200: combine, 402: errorResponse, 501: errorResponse, ...errors } } },
+    { schema: { tags, summary: "The BNPL provider's one-time card (step 4)", params: sourceParams, body: bnplCardRequest, response: { 200: combine, 402: errorResponse, 429: errorResponse, 501: errorResponse, ...errors } } },
     async (request) => {
       const { userId } = requireUser(request);
-      return addBnplCard(app, userId, request.params.id, request.params.sourceId, request.body);
+      return limitCardCheck(app.db, { userId, ip: request.ip }, () => addBnplCard(app, userId, request.params.id, request.params.sourceId, request.body));
     },
   );
 

@@ -31,7 +31,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       await limitOn(app.db, 'support:ip', {
         points: SUPPORT_MESSAGES_PER_IP_PER_HOUR,
         durationSeconds: HOUR_SECONDS,
-        message: 'Too many messages. Please wait an hour or e-mail us directly.',
+        message: (wait) => `Too many messages. Please wait ${wait} or e-mail us directly.`,
       }).consume(request.ip);
       await app.adapters.mailer.enqueue({
         to: SUPPORT_EMAIL,
