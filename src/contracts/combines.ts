@@ -1,6 +1,7 @@
 // Combine wizard API (issue 5). Money in cents. Card numbers and CVVs are accepted in the
 // source and BNPL-card requests only, and never appear in a response.
 import { z } from 'zod';
+import { BNPL_PROVIDERS, type BnplProviderId, type CardProviderId } from '../core/fees';
 import { cents } from './common';
 
 export const sourceType = z.enum(['credit', 'debit', 'prepaid', 'bnpl', 'internal']);
@@ -33,10 +34,14 @@ export const updateCombineRequest = z
   })
   .partial();
 
+// The providers the form offers (core/fees.ts); which ones go with which type is the server's check.
+const cardProvider = z.enum(['visa', 'mastercard', 'amex', 'discover', 'payweave_prepaid'] satisfies CardProviderId[], { message: 'Please select a provider' });
+const bnplProvider = z.enum(Object.keys(BNPL_PROVIDERS) as [BnplProviderId, ...BnplProviderId[]], { message: 'Please select a provider' });
+
 export const addSourceRequest = z.discriminatedUnion('type', [
   z.object({
     type: z.enum(['credit', 'debit', 'prepaid']),
-    provider: z.string().min(1, 'Please select a provider').max(40),
+    provider: cardProvider,
     chargeCents: positiveCents,
     cardNumber: z.string().max(40),
     expMonth: z.number().int().min(1, 'Please enter a valid expiry date').max(12, 'Please enter a valid expiry date'),
@@ -45,7 +50,7 @@ export const addSourceRequest = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('bnpl'),
-    provider: z.string().min(1, 'Please select a provider').max(40),
+    provider: bnplProvider,
     chargeCents: positiveCents,
   }),
   z.object({

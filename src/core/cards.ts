@@ -4,7 +4,7 @@
 
 import { addDays, addMonths } from './dates';
 import { isProviderAllowed, isSourceType } from './fees';
-import type { ProviderId, SourceType } from './fees';
+import type { BnplProviderId, CardProviderId, ProviderId, SourceType } from './fees';
 import { MESSAGES, parseMoneyInput } from './money';
 
 /** The public demo test number whose pre-authorisation always fails with insufficient_funds (DECISIONS §4); not a real card. */
@@ -172,12 +172,13 @@ export interface SourceFormInput {
 export type SourceFormResult =
   | {
       ok: true;
-      type: SourceType;
-      provider: ProviderId;
+      type: Exclude<SourceType, 'bnpl'>;
+      provider: CardProviderId;
       chargeCents: number;
-      /** Card fields are null for BNPL: its card is entered later, at the checkout step. */
-      card: { number: string; expiryMonth: number; expiryYear: number; cvv: string } | null;
+      card: { number: string; expiryMonth: number; expiryYear: number; cvv: string };
     }
+  /** Card fields are null for BNPL: its card is entered later, at the checkout step. */
+  | { ok: true; type: 'bnpl'; provider: BnplProviderId; chargeCents: number; card: null }
   | { ok: false; message: string };
 
 /**
@@ -201,7 +202,8 @@ export function validateSourceForm(input: SourceFormInput, now: Date): SourceFor
   }
   if (amount.cents <= 0) return { ok: false, message: CARD_MESSAGES.invalidAmount };
 
-  if (type === 'bnpl') return { ok: true, type, provider, chargeCents: amount.cents, card: null };
+  // isProviderAllowed checked that the provider is one of this type's, so the casts hold.
+  if (type === 'bnpl') return { ok: true, type, provider: provider as BnplProviderId, chargeCents: amount.cents, card: null };
 
   const yearText = input.expiryYear.trim();
   const card = {
@@ -212,7 +214,7 @@ export function validateSourceForm(input: SourceFormInput, now: Date): SourceFor
   };
   const problem = sourceCardProblem(card, now);
   if (problem !== null) return { ok: false, message: problem };
-  return { ok: true, type, provider, chargeCents: amount.cents, card };
+  return { ok: true, type, provider: provider as CardProviderId, chargeCents: amount.cents, card };
 }
 
 /**

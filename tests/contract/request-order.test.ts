@@ -115,6 +115,19 @@ describe.runIf(run)(`request order: 401 → 403 → 415 → 400 (${testEngine()}
         const invalid = await t.app.inject({ method: operation.method as 'POST', url, headers: { ...cookie, 'content-type': 'application/json' }, payload: '{"definitelyNotAField": true}' });
         expect(invalid.statusCode, `${name} invalid body: ${invalid.body}`).toBe(400);
         expect(invalid.json().error.code).toBe('validation_error');
+      } else {
+        // An operation that defines no body takes none (docs/api.md: bodies are strict).
+        for (const [payload, message] of [
+          ['{"tip": 1}', 'Unknown field: tip.'],
+          ['{"tip": 1, "note": "x"}', 'Unknown fields: tip, note.'],
+          ['[]', 'This request takes no body.'],
+          ['null', 'This request takes no body.'],
+          ['"x"', 'This request takes no body.'],
+        ]) {
+          const sent = await t.app.inject({ method: operation.method as 'POST', url, headers: { ...cookie, 'content-type': 'application/json' }, payload });
+          expect(sent.statusCode, `${name} ${payload}: ${sent.body}`).toBe(400);
+          expect(sent.json().error).toMatchObject({ code: 'validation_error', message });
+        }
       }
     }
   });

@@ -70,6 +70,23 @@ function unstorable(value: unknown, depth = 0): string | null {
   return null;
 }
 
+/**
+ * Bodies are strict (docs/api.md), so an operation that defines none takes none: a field it was
+ * sent is unknown, and so is any other JSON. An empty object passes, as what a client sends for
+ * "nothing".
+ */
+function bodyNotTaken(request: FastifyRequest): string | null {
+  if (request.routeOptions.schema?.body !== undefined) return null;
+  const body = request.body;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const fields = Object.keys(body);
+    if (fields.length === 0) return null;
+    // Named back only when they are plain names: the message must not echo whatever was sent.
+    if (fields.length <= 5 && fields.every((field) => /^[\w.-]{1,40}$/.test(field))) return `Unknown field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}.`;
+  }
+  return 'This request takes no body.';
+}
+
 function firstIssueMessage(error: FastifyError): string {
   const validation = error.validation as Array<{ message?: string; instancePath?: string; params?: { issue?: { message?: string } } }> | undefined;
   const first = validation?.[0];
@@ -105,7 +122,7 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', (request, _reply, done) => {
-    const problem = request.body === undefined ? null : unstorable(request.body);
+    const problem = request.body === undefined ? null : (bodyNotTaken(request) ?? unstorable(request.body));
     done(problem ? new AppError(400, 'validation_error', problem) : undefined);
   });
 

@@ -183,7 +183,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       if (!result.ok) return fail(result.message, FIELD_OF_MESSAGE[result.message] ?? 'amount');
       request = result.card
         ? {
-            type: result.type as 'credit' | 'debit' | 'prepaid',
+            type: result.type,
             provider: result.provider,
             chargeCents: result.chargeCents,
             cardNumber: result.card.number,
