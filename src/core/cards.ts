@@ -4,7 +4,7 @@
 
 import { addDays, addMonths } from './dates';
 import { isProviderAllowed, isSourceType } from './fees';
-import type { BnplProviderId, CardProviderId, ProviderId, SourceType } from './fees';
+import type { BnplProviderId, CardProviderId, SourceType } from './fees';
 import { MESSAGES, parseMoneyInput } from './money';
 
 /** The public demo test number whose pre-authorisation always fails with insufficient_funds (DECISIONS §4); not a real card. */
