@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CASHOUT_MESSAGES } from '../core/cashout';
 import { CASHOUT_MIN_AMOUNT_CENTS } from '../core/fees';
+import { MESSAGES } from '../core/money';
 import { cents } from './common';
 import { payoutMethodId } from './me';
 
@@ -16,7 +17,8 @@ export const createCashoutRequest = z.object({
   cardId: z.string({ error: CASHOUT_MESSAGES.selectCard }).uuid(CASHOUT_MESSAGES.selectCard),
   amountCents: z
     .number({ error: CASHOUT_MESSAGES.invalidAmount })
-    .int(CASHOUT_MESSAGES.invalidAmount)
+    // A fraction of a cent is an amount with more than 2 decimals, as the form says (DECISIONS §1).
+    .int(MESSAGES.tooManyDecimals)
     .positive(CASHOUT_MESSAGES.invalidAmount)
     .min(CASHOUT_MIN_AMOUNT_CENTS, CASHOUT_MESSAGES.belowMinimum)
     .max(5_000_000, CASHOUT_MESSAGES.invalidAmount),

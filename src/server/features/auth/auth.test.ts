@@ -460,6 +460,11 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       const wrong = await c.request('PUT', '/api/me/email', { email: freshEmail(), currentPassword: 'Not-The-One-1' });
       expect(wrong.statusCode).toBe(400);
       expect(errorOf(wrong)).toEqual({ code: 'wrong_password', message: 'Your current password is incorrect.' });
+      // The address it already has, however typed: said so, and nothing is changed or sent.
+      const same = await c.request('PUT', '/api/me/email', { email: ` ${oldEmail.toUpperCase()} `, currentPassword: STRONG_PASSWORD });
+      expect(same.statusCode).toBe(400);
+      expect(errorOf(same)).toEqual({ code: 'validation_error', message: 'That is already your email address.' });
+      expect(await t.database.db.select().from(outbox).where(eq(outbox.toAddress, oldEmail))).toEqual([]);
       const newEmail = freshEmail('new');
       const res = await c.request('PUT', '/api/me/email', { email: ` ${newEmail.toUpperCase()}`, currentPassword: STRONG_PASSWORD });
       expect(res.statusCode).toBe(200);
