@@ -40,9 +40,12 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
   const purchase = (user: ApiUser, cardId: string, amountCents: number, key: string = randomUUID(), merchant = 'Corner Shop') =>
     call(user, 'POST', `/api/cards/${cardId}/purchases`, { merchant, amountCents }, { 'idempotency-key': key });
 
+  /** Runs while a purchase waits for the demo processor (the spec's 1-2 s), to change the card then. */
+  let duringPaymentWait: (() => Promise<unknown>) | null = null;
+
   beforeAll(async () => {
     clock = new Date();
-    t = await createTestApp({ now: () => clock });
+    t = await createTestApp({ now: () => clock, adapters: { delay: async (timing) => void (timing === 'payment' && (await duringPaymentWait?.())) } });
     alice = await registerUser(t.app);
     bob = await registerUser(t.app);
     aliceId = await userIdOf(alice);
@@ -160,6 +163,29 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
 
     const events = await t.database.db.select().from(auditLog).where(eq(auditLog.userId, aliceId));
     expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['card_frozen', 'card_unfrozen']));
+  });
+
+  it('a purchase asked while the card is frozen is declined, even when the card is unfrozen during its wait; and one asked before a freeze during the wait is declined too', async () => {
+    expect((await call(alice, 'POST', `/api/cards/${issuedCardId}/freeze`)).statusCode).toBe(200);
+    const balance = async () => (await call(alice, 'GET', '/api/cards')).json().cards.find((c: { id: string }) => c.id === issuedCardId).remainingAmountCents as number;
+    const before = await balance();
+    try {
+      duringPaymentWait = () => call(alice, 'POST', `/api/cards/${issuedCardId}/unfreeze`);
+      const askedWhileFrozen = await purchase(alice, issuedCardId, 222, randomUUID(), 'RaceShop');
+      expect(askedWhileFrozen.statusCode).toBe(402);
+      expect(askedWhileFrozen.json().error.details.reason).toBe('frozen');
+      expect(await balance()).toBe(before);
+
+      duringPaymentWait = () => call(alice, 'POST', `/api/cards/${issuedCardId}/freeze`);
+      const frozenDuringWait = await purchase(alice, issuedCardId, 222, randomUUID(), 'RaceShop');
+      expect(frozenDuringWait.statusCode).toBe(402);
+      expect(frozenDuringWait.json().error.details.reason).toBe('frozen');
+      expect(await balance()).toBe(before);
+    } finally {
+      duringPaymentWait = null;
+    }
+    expect((await call(alice, 'POST', `/api/cards/${issuedCardId}/unfreeze`)).statusCode).toBe(200);
+    expect((await purchase(alice, issuedCardId, 222, randomUUID(), 'RaceShop')).statusCode).toBe(201);
   });
 
   it('reveal needs the password entered within 5 minutes, then shows number, expiry and CVV and is audited', async () => {

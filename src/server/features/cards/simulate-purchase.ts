@@ -27,20 +27,30 @@ export async function simulatePurchase(
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (!app.config.demoMode) throw liveModeNotImplemented();
   // A 404 for someone else's card before anything else, including the idempotency claim.
-  await loadOwnedCard(app.db, input.userId, input.cardId);
+  const submitted = await loadOwnedCard(app.db, input.userId, input.cardId);
   // Spec §9: a demo payment takes 1 to 2 seconds; the wait holds no locks.
   await app.adapters.delay('payment');
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/cards/${input.cardId}/purchases`, body: input.request });
   const result = await withIdempotency(app.db, { userId: input.userId, key: input.idempotencyKey, fingerprint, now: app.now() }, (tx) =>
-    purchaseInTransaction(app, tx, input.userId, input.cardId, input.request),
+    purchaseInTransaction(app, tx, input.userId, input.cardId, input.request, { frozenWhenSubmitted: submitted.frozen }),
   );
   return { status: result.status, body: result.body, replayed: result.replayed };
 }
 
-async function purchaseInTransaction(app: FastifyInstance, tx: Tx, userId: string, cardId: string, request: PurchaseRequest): Promise<StoredResponse> {
+async function purchaseInTransaction(
+  app: FastifyInstance,
+  tx: Tx,
+  userId: string,
+  cardId: string,
+  request: PurchaseRequest,
+  submission: { frozenWhenSubmitted: boolean },
+): Promise<StoredResponse> {
   const now = app.now();
   const { amountCents, merchant } = request;
-  const card = await loadOwnedCard(tx, userId, cardId);
+  const current = await loadOwnedCard(tx, userId, cardId);
+  // A freeze stops what was asked while it held (DECISIONS §4: a frozen card cannot pay), even
+  // when the card is unfrozen during the payment's wait; a freeze during the wait stops it too.
+  const card = { ...current, frozen: current.frozen || submission.frozenWhenSubmitted };
   const flags = { simulated: card.simulated, testSource: card.testSource, environment: card.environment };
 
   // The core decides (core/plan-purchase.ts); the conditional update then decides under
