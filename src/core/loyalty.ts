@@ -3,6 +3,7 @@
 // month count, which is the caller's business; this module only maps a count to a discount.
 
 import { applyPpm, assertNonNegativeCents } from './money';
+import type { PlanId } from './plans';
 
 export const LOYALTY_STEP_PPM = 100_000;
 export const LOYALTY_MAX_PPM = 500_000;
@@ -23,4 +24,16 @@ export function loyaltyDiscountCents(priceCents: number, loyaltyMonths: number):
 
 export function discountedPriceCents(priceCents: number, loyaltyMonths: number): number {
   return priceCents - loyaltyDiscountCents(priceCents, loyaltyMonths);
+}
+
+/**
+ * What a payment for `plan` costs a subscriber now on `currentPlan`, paying for loyalty month
+ * `loyaltyMonth`. The discount is on the current plan's price only (spec §9, DECISIONS §3;
+ * decision 159): a renewal of the current plan gets it, a payment for another plan (an upgrade)
+ * pays that plan's list price, and its month still counts towards the next discounts.
+ */
+export function planPaymentCents(input: { plan: PlanId; currentPlan: PlanId; priceCents: number; loyaltyMonth: number }): { discountPpm: number; amountCents: number } {
+  assertNonNegativeCents(input.priceCents, 'priceCents');
+  const discountPpm = input.plan === input.currentPlan ? loyaltyDiscountPpm(input.loyaltyMonth) : 0;
+  return { discountPpm, amountCents: input.priceCents - applyPpm(input.priceCents, discountPpm) };
 }

@@ -1,7 +1,7 @@
 // What the upgrade page and the Subscription tab show: the plans with the user's prices, and the
 // user's subscription with its loyalty month, discount and dates. Every figure comes from core.
 import { desc, eq } from 'drizzle-orm';
-import { discountedPriceCents, LOYALTY_MAX_PPM, LOYALTY_STEP_PPM, loyaltyDiscountPpm } from '../../../core/loyalty';
+import { discountedPriceCents, LOYALTY_MAX_PPM, LOYALTY_STEP_PPM, loyaltyDiscountPpm, planPaymentCents } from '../../../core/loyalty';
 import { canUpgrade, PLAN_IDS, PLANS, planPriceCents, yearlySavingPpm } from '../../../core/plans';
 import type { BillingCycle, PlanId } from '../../../core/plans';
 import { isPromoActive } from '../../../core/promo';
@@ -77,7 +77,7 @@ export async function viewSubscription(db: DbOrTx, userId: string): Promise<Subs
 export async function viewPlans(db: DbOrTx, userId: string, now: Date): Promise<PlansResponse> {
   const user = await loadSubscriber(db, userId);
   const current = user.subscription as PlanId;
-  // An upgrade pays for the next consecutive month: its discount is that month's.
+  // A payment now is for the next consecutive month (core/loyalty.ts says what it costs).
   const payingMonth = user.loyaltyDiscountMonths + 1;
   return {
     plans: PLAN_IDS.map((id) => {
@@ -99,8 +99,8 @@ export async function viewPlans(db: DbOrTx, userId: string, now: Date): Promise<
         current: id === current,
         upgradable: canUpgrade(current, id),
         firstPaymentCents: {
-          monthly: discountedPriceCents(plan.priceMonthlyCents, payingMonth),
-          yearly: discountedPriceCents(plan.priceYearlyCents, payingMonth),
+          monthly: planPaymentCents({ plan: id, currentPlan: current, priceCents: plan.priceMonthlyCents, loyaltyMonth: payingMonth }).amountCents,
+          yearly: planPaymentCents({ plan: id, currentPlan: current, priceCents: plan.priceYearlyCents, loyaltyMonth: payingMonth }).amountCents,
         },
       };
     }),

@@ -82,8 +82,8 @@ describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, (
     const loyalPlans = (await loyal.request('GET', '/api/plans')).json();
     expect(loyalPlans.loyalty).toMatchObject({ months: 3, currentDiscountPpm: 200_000, nextDiscountPpm: 300_000 });
     expect(loyalPlans.plans.map((p: { upgradable: boolean }) => p.upgradable)).toEqual([false, false, true]);
-    // Premium+ monthly $19.99 with 30% off: $13.99 (the discount $6.00 rounded half up from $5.997).
-    expect(loyalPlans.plans[2].firstPaymentCents).toEqual({ monthly: 1_399, yearly: 13_999 });
+    // The discount is on the current plan's price only (decision 159): Premium+ costs its list price.
+    expect(loyalPlans.plans[2].firstPaymentCents).toEqual({ monthly: 1_999, yearly: 19_999 });
     expect(loyalPlans.subscription).toMatchObject({ plan: 'premium', priceCents: 999, nextPaymentCents: 699 });
   });
 
@@ -168,9 +168,10 @@ describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, (
       expect(res.statusCode).toBe(409);
       expect(res.json().error).toMatchObject({ code: 'not_available', message: 'Not Available' });
     }
-    // Premium → Premium+ pays month 2: 10% off the Premium+ yearly price ($199.99 → $179.99).
+    // Premium → Premium+ pays month 2, which counts towards later discounts, at the Premium+ list
+    // price: the loyalty discount is on the current plan's price only (decision 159).
     const plus = await upgrade(user, 'premium+', 'yearly');
-    expect(plus.json()).toMatchObject({ payment: { listPriceCents: 19_999, discountPpm: 100_000, amountCents: 17_999 }, subscription: { loyaltyMonths: 2 } });
+    expect(plus.json()).toMatchObject({ payment: { listPriceCents: 19_999, discountPpm: 0, amountCents: 19_999 }, subscription: { loyaltyMonths: 2, nextPaymentCents: 15_999 } });
     expect(plus.json().nextBillingDate).toBe(new Date(clock.getTime() + 365 * DAY_MS).toISOString());
     expect((await upgrade(user, 'premium+', 'monthly')).json().error.message).toBe('Not Available');
   });

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { detectBrand, last4, normaliseCardNumber } from '../../../core/cards';
 import { nextBillingDate } from '../../../core/dates';
-import { discountedPriceCents, loyaltyDiscountPpm } from '../../../core/loyalty';
+import { planPaymentCents } from '../../../core/loyalty';
 import { canUpgrade, PLANS, planPriceCents } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
 import { paymentCardProblems, SUBSCRIPTION_MESSAGES, type UpgradeRequest, type UpgradeResponse } from '../../../contracts/subscription';
@@ -59,10 +59,10 @@ async function upgradeInTransaction(app: FastifyInstance, tx: Tx, userId: string
   if (!canUpgrade(from, input.plan)) throw conflict(SUBSCRIPTION_MESSAGES.notAvailable, 'not_available');
 
   const listPriceCents = planPriceCents(input.plan, input.billingCycle);
-  // The payment is for the next consecutive month (month 1 after Free or a cancel: no discount).
+  // The payment is for the next consecutive month, which counts towards later discounts; the
+  // discount itself is on the current plan's price only, so an upgrade pays the list price.
   const loyaltyMonths = user.loyaltyDiscountMonths + 1;
-  const discountPpm = loyaltyDiscountPpm(loyaltyMonths);
-  const amountCents = discountedPriceCents(listPriceCents, loyaltyMonths);
+  const { discountPpm, amountCents } = planPaymentCents({ plan: input.plan, currentPlan: from, priceCents: listPriceCents, loyaltyMonth: loyaltyMonths });
   const card = cardSummary(input.card.number);
 
   const [payment] = await tx

@@ -169,13 +169,14 @@ function LoyaltyPanel({ data }: { data: PlansResponse }) {
     <Panel title="Loyalty discount">
       <p>
         Every consecutive paid month adds 10% off your plan's price, up to {formatPpmAsPercent(loyalty.maxPpm)} from month 6. Month 1 has no discount; cancelling resets it.
+        An upgrade is charged the new plan's full price, and its month counts towards the next discounts.
       </p>
       {subscription.plan === 'free' ? (
         <p className="text-muted">You are on the Free plan: your first paid month starts at month 1.</p>
       ) : (
         <p>
           You are in month <strong>{loyalty.months}</strong> ({formatPpmAsPercent(loyalty.currentDiscountPpm)} off). Your next payment gets{' '}
-          <strong>{formatPpmAsPercent(loyalty.nextDiscountPpm)}</strong> off.
+          <strong>{formatPpmAsPercent(loyalty.nextDiscountPpm)}</strong> off your current plan.
         </p>
       )}
       <ol className="loyalty-steps" aria-label="Discount by month">
@@ -192,7 +193,7 @@ function LoyaltyPanel({ data }: { data: PlansResponse }) {
 
 function ComparisonPanel({ data, cycle }: { data: PlansResponse; cycle: BillingCycle }) {
   const [months, setMonths] = useState(3);
-  const rows = comparisonRows({ months, cycle, promoActive: data.promoActive, loyaltyMonths: data.loyalty.months });
+  const rows = comparisonRows({ months, cycle, promoActive: data.promoActive, loyaltyMonths: data.loyalty.months, currentPlan: data.subscription.plan });
   const monthOptions = COMPARISON_MONTHS.map((m) => ({ value: String(m), label: m === 1 ? '1 month' : `${m} months` }));
   return (
     <Panel title="Which plan is cheapest for you?">

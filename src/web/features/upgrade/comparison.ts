@@ -2,7 +2,7 @@
 // given amount every month for 1 to 6 months — the combine fees (core fee model) plus the
 // subscription after the loyalty discount (core loyalty). Pure composition of core rules.
 import { CREATION_FEE_CENTS, productFeePpm, smallestChargeForNet } from '../../../core/fees';
-import { discountedPriceCents } from '../../../core/loyalty';
+import { discountedPriceCents, planPaymentCents } from '../../../core/loyalty';
 import { PLAN_IDS, planPriceCents } from '../../../core/plans';
 import type { BillingCycle, PlanId } from '../../../core/plans';
 
@@ -20,27 +20,30 @@ export function combineFeesCents(cardCents: number, plan: PlanId, promoActive: b
 }
 
 /**
- * Subscription paid over `months` months. Monthly: one payment a month, month `firstLoyaltyMonth`
- * onwards, each at its loyalty discount. Yearly: one payment covering the whole span.
+ * Subscription paid over `months` months by a subscriber now on `currentPlan`. The first payment is
+ * for loyalty month `firstLoyaltyMonth`, discounted only if `plan` is the current plan (an upgrade
+ * pays the list price, core/loyalty.ts); monthly, each later payment renews `plan`, by then the
+ * current one, at its month's discount. Yearly: one payment covering the whole span.
  */
-export function subscriptionCents(plan: PlanId, cycle: BillingCycle, months: number, firstLoyaltyMonth: number): number {
+export function subscriptionCents(plan: PlanId, cycle: BillingCycle, months: number, firstLoyaltyMonth: number, currentPlan: PlanId): number {
   if (plan === 'free') return 0;
-  if (cycle === 'yearly') return discountedPriceCents(planPriceCents(plan, 'yearly'), firstLoyaltyMonth);
-  let total = 0;
-  for (let m = 0; m < months; m += 1) total += discountedPriceCents(planPriceCents(plan, 'monthly'), firstLoyaltyMonth + m);
+  const first = planPaymentCents({ plan, currentPlan, priceCents: planPriceCents(plan, cycle), loyaltyMonth: firstLoyaltyMonth }).amountCents;
+  if (cycle === 'yearly') return first;
+  let total = first;
+  for (let m = 1; m < months; m += 1) total += discountedPriceCents(planPriceCents(plan, 'monthly'), firstLoyaltyMonth + m);
   return total;
 }
 
 export type ComparisonRow = { cardCents: number; totals: Record<PlanId, number>; cheapest: PlanId[] };
 
-export function comparisonRows(input: { months: number; cycle: BillingCycle; promoActive: boolean; loyaltyMonths: number }): ComparisonRow[] {
+export function comparisonRows(input: { months: number; cycle: BillingCycle; promoActive: boolean; loyaltyMonths: number; currentPlan: PlanId }): ComparisonRow[] {
   // An upgrade (or the next renewal) pays for the next consecutive month.
   const firstLoyaltyMonth = input.loyaltyMonths + 1;
   return COMPARISON_AMOUNTS_CENTS.map((cardCents) => {
     const totals = Object.fromEntries(
       PLAN_IDS.map((plan) => [
         plan,
-        input.months * combineFeesCents(cardCents, plan, input.promoActive) + subscriptionCents(plan, input.cycle, input.months, firstLoyaltyMonth),
+        input.months * combineFeesCents(cardCents, plan, input.promoActive) + subscriptionCents(plan, input.cycle, input.months, firstLoyaltyMonth, input.currentPlan),
       ]),
     ) as Record<PlanId, number>;
     const best = Math.min(...PLAN_IDS.map((plan) => totals[plan]));
