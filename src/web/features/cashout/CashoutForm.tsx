@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -148,8 +148,13 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail });
   };
 
+  // Set on the first click, cleared when the request settles: a fast double click lands before
+  // `isPending` re-renders the button as busy, and would save a new payout method twice (409).
+  const confirming = useRef(false);
+
   const confirm = () => {
-    if (!pending) return;
+    if (!pending || confirming.current) return;
+    confirming.current = true;
     createCashout.mutate(
       {
         cardId: pending.cardId,
@@ -172,6 +177,9 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
               ? error.message
               : `${CASHOUT_FAILED_MESSAGE}. ${errorMessage(error, 'Please try again.')}`,
           );
+        },
+        onSettled: () => {
+          confirming.current = false;
         },
       },
     );
