@@ -9,7 +9,7 @@ import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../.
 import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
-import { isPayoutMethod, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
+import { isPayoutMethod, PAYOUT_METHOD_LABELS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod, PlanId } from '../../../core/plans';
 import { ApiError, errorMessage, newIdempotencyKey } from '../../lib/api';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -295,8 +295,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           hint={
             upgradeMethods.length > 0 ? (
               <>
-                {PLANS[plan].name} plan: {choices.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}
-                <Link to="/upgrade">Upgrade</Link> for {upgradeMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(' and ')}.
+                {PLANS[plan].name} plan: {payoutMethodList(choices, 'and')}.{' '}
+                <Link to="/upgrade">Upgrade</Link> for {payoutMethodList(upgradeMethods, 'and')}.
               </>
             ) : undefined
           }
