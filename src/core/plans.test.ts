@@ -3,6 +3,7 @@ import {
   canUpgrade,
   isPayoutMethodAllowed,
   PAYOUT_METHOD_LABELS,
+  payoutMethodList,
   planPriceCents,
   PLAN_IDS,
   PLANS,
@@ -42,6 +43,11 @@ describe('plan table (spec §9, DECISIONS §2-§3)', () => {
 describe('payout methods per plan (DECISIONS §3)', () => {
   it('labels the methods', () => {
     expect(PAYOUT_METHOD_LABELS).toEqual({ ach: 'ACH', paypal: 'PayPal', cashapp: 'Cash App' });
+  });
+  it('lists them as a sentence does', () => {
+    expect(PLAN_IDS.map((p) => payoutMethodList(PLANS[p].payoutMethods, 'and'))).toEqual(['ACH', 'ACH and PayPal', 'ACH, PayPal and Cash App']);
+    expect(payoutMethodList(['paypal', 'cashapp'], 'or')).toBe('PayPal or Cash App');
+    expect(payoutMethodList([], 'and')).toBe('');
   });
   it.each<[PlanId, PayoutMethod, boolean]>([
     ['free', 'ach', true], ['free', 'paypal', false], ['free', 'cashapp', false],

@@ -34,10 +34,19 @@ export interface Plan {
   readonly features: readonly string[];
 }
 
-function describePayouts(methods: readonly PayoutMethod[]): string {
+/**
+ * Payout methods as words for a sentence: 'ACH', 'ACH and PayPal', 'ACH, PayPal and Cash App'
+ * (or 'or'). No serial comma, as in the rest of the copy; that is why this is not
+ * Intl.ListFormat, whose en-US form always writes 'PayPal, and Cash App'.
+ */
+export function payoutMethodList(methods: readonly PayoutMethod[], conjunction: 'and' | 'or'): string {
   const labels = methods.map((m) => PAYOUT_METHOD_LABELS[m]);
-  if (labels.length <= 1) return `Cash out to ${labels.join('')}`;
-  return `Cash out to ${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1] ?? ''}`;
+  if (labels.length <= 1) return labels.join('');
+  return `${labels.slice(0, -1).join(', ')} ${conjunction} ${labels[labels.length - 1] ?? ''}`;
+}
+
+function describePayouts(methods: readonly PayoutMethod[]): string {
+  return `Cash out to ${payoutMethodList(methods, 'or')}`;
 }
 
 // Features are derived from the figures so that the plan cards cannot drift from the rules.

@@ -108,7 +108,7 @@ test('my cards: newest first, filters with their empty states, grid and list vie
 
   // The flip: the back shows original, spent and remaining, and the actions the card allows.
   const card = tile(page, newer.last4);
-  await card.getByRole('button', { name: `Flip card ending ${newer.last4}` }).first().click();
+  await card.getByRole('button', { name: `Flip card ending ${newer.last4}` }).click();
   const back = card.locator('.card-tile-back');
   await expect(back.getByText('Original')).toBeVisible();
   await expect(back.getByText('Spent')).toBeVisible();
@@ -125,9 +125,12 @@ test('my cards: newest first, filters with their empty states, grid and list vie
   await expectAxeClean(page, 'cash-out modal');
   await page.keyboard.press('Escape');
   await expect(cashout).toHaveCount(0);
+  // The back's own button turns the card back to its front.
+  await back.getByRole('button', { name: `Flip back card ending ${newer.last4}` }).click();
+  await expect(card.locator('.card-tile-front')).not.toHaveAttribute('inert');
   // A frozen card offers neither, and says why.
   const frozen = tile(page, older.last4);
-  await frozen.getByRole('button', { name: `Flip card ending ${older.last4}` }).first().click();
+  await frozen.getByRole('button', { name: `Flip card ending ${older.last4}` }).click();
   await expect(frozen.getByText('This card is frozen. Unfreeze it to spend, cash out or use it as a source.')).toBeVisible();
   await expect(frozen.getByRole('button', { name: /Cash Out/ })).toHaveCount(0);
 
@@ -247,7 +250,7 @@ test('use as source: a new combine funded from a card moves its balance into a n
   await register(page);
   const { card: source } = await createCard(page.request, '100');
   await page.goto('/my-cards');
-  await tile(page, source.last4).getByRole('button', { name: `Flip card ending ${source.last4}` }).first().click();
+  await tile(page, source.last4).getByRole('button', { name: `Flip card ending ${source.last4}` }).click();
   const link = tile(page, source.last4).getByRole('link', { name: `Use card ending ${source.last4} as Source` });
   await expect(link).toHaveAttribute('href', `/create-card?fromCard=${source.id}&amountCents=${source.remainingAmountCents}`);
 

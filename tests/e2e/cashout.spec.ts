@@ -167,6 +167,8 @@ test('PayPal is refused on Free and offered after upgrading to Premium through t
   await expect(page.getByRole('heading', { level: 1, name: 'Upgrade Plan' })).toBeVisible();
   const free = page.getByRole('listitem', { name: 'Free' });
   await expect(free.getByRole('button', { name: 'Not Available' })).toBeDisabled();
+  // The price in the same form as the other plans', not a second 'Free' under the name.
+  await expect(free).toContainText('$0.00 / month');
   await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$9.99');
   await page.getByRole('group', { name: 'Billing cycle' }).getByRole('button', { name: 'Yearly' }).click();
   await expect(page.getByRole('listitem', { name: 'Premium', exact: true })).toContainText('$99.99');

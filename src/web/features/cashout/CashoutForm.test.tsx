@@ -73,6 +73,29 @@ describe('cash-out form', () => {
     expect(api.bodiesOf('POST', '/api/cashouts')).toEqual([{ cardId: card.id, amountCents: 12_345, payoutMethod: 'ach' }]);
   });
 
+  it('a double click on Confirm Cash Out saves the new method once and cashes out once', async () => {
+    const api = fakeApi({
+      'GET /api/session': session(),
+      'POST /api/payout-methods': { status: 201, body: {} },
+      'POST /api/cashouts': cashoutAnswer(10_000),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
+    await user.type(await screen.findByLabelText(/^Bank account number/), '000123456789');
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
+    const button = within(confirm).getByRole('button', { name: 'Confirm Cash Out' });
+    // Two clicks faster than a re-render: the second must find the button still enabled.
+    fireEvent.click(button);
+    fireEvent.click(button);
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
+  });
+
   it('a saved preferred method is chosen and its details are not asked again', async () => {
     fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })) });
     renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);

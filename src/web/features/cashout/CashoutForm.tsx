@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -9,7 +9,7 @@ import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../.
 import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
-import { isPayoutMethod, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
+import { isPayoutMethod, PAYOUT_METHOD_LABELS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod, PlanId } from '../../../core/plans';
 import { ApiError, errorMessage, newIdempotencyKey } from '../../lib/api';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -148,8 +148,13 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail });
   };
 
+  // Set on the first click, cleared when the request settles: a fast double click lands before
+  // `isPending` re-renders the button as busy, and would save a new payout method twice (409).
+  const confirming = useRef(false);
+
   const confirm = () => {
-    if (!pending) return;
+    if (!pending || confirming.current) return;
+    confirming.current = true;
     createCashout.mutate(
       {
         cardId: pending.cardId,
@@ -172,6 +177,9 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
               ? error.message
               : `${CASHOUT_FAILED_MESSAGE}. ${errorMessage(error, 'Please try again.')}`,
           );
+        },
+        onSettled: () => {
+          confirming.current = false;
         },
       },
     );
@@ -287,8 +295,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           hint={
             upgradeMethods.length > 0 ? (
               <>
-                {PLANS[plan].name} plan: {choices.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}
-                <Link to="/upgrade">Upgrade</Link> for {upgradeMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(' and ')}.
+                {PLANS[plan].name} plan: {payoutMethodList(choices, 'and')}.{' '}
+                <Link to="/upgrade">Upgrade</Link> for {payoutMethodList(upgradeMethods, 'and')}.
               </>
             ) : undefined
           }

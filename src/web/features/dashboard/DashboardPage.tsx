@@ -21,11 +21,12 @@ import './dashboard.css';
 
 export const DASHBOARD_LOAD_FAILED = 'Failed to load your dashboard';
 
+// Title case, as the spec writes 'Create a Card' and the side menu 'My Cards', 'Cash Out'.
 const QUICK_LINKS: readonly { to: string; label: string; icon: IconName }[] = [
-  { to: '/create-card', label: 'Create a card', icon: 'card' },
-  { to: '/my-cards', label: 'My cards', icon: 'layers' },
-  { to: '/cashout', label: 'Cash out', icon: 'wallet' },
-  { to: '/history', label: 'Card history', icon: 'clock' },
+  { to: '/create-card', label: 'Create a Card', icon: 'card' },
+  { to: '/my-cards', label: 'My Cards', icon: 'layers' },
+  { to: '/cashout', label: 'Cash Out', icon: 'wallet' },
+  { to: '/history', label: 'Card History', icon: 'clock' },
 ];
 
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -52,7 +53,7 @@ export default function DashboardPage() {
         }
         actions={
           <ButtonLink to="/create-card" variant="primary">
-            Create a card
+            Create a Card
           </ButtonLink>
         }
       />

@@ -5,7 +5,7 @@ import type { Profile } from '../../../contracts/me';
 import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
 import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
-import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, PLANS } from '../../../core/plans';
+import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Badge } from '../../ui/Badge';
@@ -210,8 +210,8 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           )}
           {notOnPlan.length > 0 && (
             <p className="settings-note">
-              The {plan.name} plan pays out to {plan.payoutMethods.map((m) => PAYOUT_METHOD_LABELS[m]).join(', ')}.{' '}
-              <Link to="/upgrade">Upgrade</Link> to add {notOnPlan.map((m) => PAYOUT_METHOD_LABELS[m]).join(' and ')}.
+              The {plan.name} plan pays out to {payoutMethodList(plan.payoutMethods, 'and')}.{' '}
+              <Link to="/upgrade">Upgrade</Link> to add {payoutMethodList(notOnPlan, 'and')}.
             </p>
           )}
         </>

@@ -126,14 +126,9 @@ function PlanCard({ plan, cycle, loyaltyPpm, onChoose }: { plan: PlanView; cycle
         <h2 id={headingId}>{plan.name}</h2>
         {plan.current && <Badge tone="brand">Current plan</Badge>}
       </div>
+      {/* The Free plan too reads '$0.00 / month': its name already says 'Free' just above. */}
       <p className="plan-price">
-        {price === 0 ? (
-          <strong>Free</strong>
-        ) : (
-          <>
-            <strong>{formatUsd(price)}</strong> / {cycle === 'monthly' ? 'month' : 'year'}
-          </>
-        )}
+        <strong>{formatUsd(price)}</strong> / {cycle === 'monthly' ? 'month' : 'year'}
       </p>
       {price > 0 && cycle === 'yearly' && <Badge tone="success">{yearlySavingLabel(yearlySavingPercent(plan.id))}</Badge>}
       {plan.upgradable && firstPayment < price && (

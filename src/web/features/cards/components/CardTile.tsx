@@ -9,11 +9,11 @@ import { CardFace } from './CardFace';
 /**
  * A grid card that flips (spec §2): the front is the card, the back its original, spent and
  * remaining amounts with the actions. The hidden face is inert, so keyboard and screen-reader
- * users only ever meet the side that is showing.
+ * users only ever meet the side that is showing. Each face's button names what it does ('Flip',
+ * 'Flip back'), so they are plain buttons, not one toggle with a pressed state.
  */
 export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onViewDetails: () => void; onCashOut?: (card: Card) => void }) {
   const [flipped, setFlipped] = useState(false);
-  const flipLabel = `Flip card ending ${card.last4}`;
   return (
     <li className={flipped ? 'card-tile card-tile--flipped' : 'card-tile'} aria-label={`Card ending ${card.last4}`}>
       <div className="card-tile-inner">
@@ -25,7 +25,7 @@ export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onVie
             </span>
             {card.promoApplied && <span className="card-promo-note">{CARD_PAGE_MESSAGES.promoNote}</span>}
           </div>
-          <button type="button" className="card-tile-flip" onClick={() => setFlipped(true)} aria-label={flipLabel} aria-pressed={false}>
+          <button type="button" className="card-tile-flip" onClick={() => setFlipped(true)} aria-label={`Flip card ending ${card.last4}`}>
             <Icon name="refresh" size={16} />
             Flip
           </button>
@@ -34,7 +34,7 @@ export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onVie
           <h3 className="card-tile-back-title">Card ending {card.last4}</h3>
           <CardAmounts card={card} />
           <CardActions card={card} onViewDetails={onViewDetails} onCashOut={onCashOut} />
-          <button type="button" className="card-tile-flip" onClick={() => setFlipped(false)} aria-label={flipLabel} aria-pressed={true}>
+          <button type="button" className="card-tile-flip" onClick={() => setFlipped(false)} aria-label={`Flip back card ending ${card.last4}`}>
             <Icon name="refresh" size={16} />
             Flip back
           </button>

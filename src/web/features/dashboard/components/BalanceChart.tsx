@@ -64,8 +64,17 @@ export function BalanceChart({ balances }: { balances: DashboardData['balances']
           And {hidden} more {hidden === 1 ? 'card' : 'cards'} with smaller balances.
         </p>
       )}
+      {/* Each swatch and its words are one unit, so a narrow screen wraps between items, never
+          leaving a swatch at the end of one line and its label on the next. */}
       <p className="balance-chart-legend text-small" aria-hidden="true">
-        <span className="legend-swatch legend-swatch--remaining" /> Remaining <span className="legend-swatch legend-swatch--original" /> Spent, cashed out or reused
+        <span className="legend-item">
+          <span className="legend-swatch legend-swatch--remaining" />
+          Remaining
+        </span>
+        <span className="legend-item">
+          <span className="legend-swatch legend-swatch--original" />
+          Spent, cashed out or reused
+        </span>
       </p>
     </figure>
   );
