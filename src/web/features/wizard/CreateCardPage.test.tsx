@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import CreateCardPage from './CreateCardPage';
 import { fakeApi, renderPage } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
@@ -144,6 +144,32 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(within(declined).getByRole('button', { name: /Try again/ }));
     await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
     expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(2);
+  });
+
+  it('a double click on Add Source adds the card once; on Save for Later it saves once', async () => {
+    const { user, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'klarna');
+    await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
+    // Two clicks in one go, before React re-renders the button as busy (a fast double click).
+    const add = screen.getByRole('button', { name: /Add Source/ });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'Your sources (1)' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('BNPL Setup');
+    const save = screen.getByRole('button', { name: 'Save for Later' });
+    fireEvent.click(save);
+    fireEvent.click(save);
+    expect(await screen.findAllByText('Progress saved! You can resume later from your dashboard.')).toHaveLength(1);
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/save')).toHaveLength(1);
   });
 
   it('the source form names each missing field with the spec message', async () => {

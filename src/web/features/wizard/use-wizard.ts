@@ -4,7 +4,7 @@
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { BufferMode } from '../../../core/amount';
@@ -221,8 +221,11 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
   }, [state.combineId, queryClient, goTo]);
 
   // ----- Save for Later (BNPL steps) -----
+  // A double click lands before the button re-renders as busy; the ref lets only the first through.
+  const saving = useRef(false);
   const saveForLater = useCallback(async () => {
-    if (!state.combineId) return;
+    if (!state.combineId || saving.current) return;
+    saving.current = true;
     try {
       await saveMutation.mutateAsync({
         id: state.combineId,
@@ -239,6 +242,8 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
       navigate('/dashboard');
     } catch {
       toast.error(WIZARD_MESSAGES.saveFailed);
+    } finally {
+      saving.current = false;
     }
   }, [state.combineId, state.step, state.amount, state.choices, machine, saveMutation, toast, navigate]);
 

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, validateSourceForm } from '../../../../core/cards';
 import {
@@ -153,9 +153,21 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
     toast.error(message);
   };
 
+  // A fast double click submits twice before React re-renders the button as busy, so `adding`
+  // still reads false the second time; a ref changes at once. Each submit pre-authorises a card.
+  const submitting = useRef(false);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (fullyFunded || adding) return;
+    if (fullyFunded || adding || submitting.current) return;
+    submitting.current = true;
+    try {
+      await submit();
+    } finally {
+      submitting.current = false;
+    }
+  };
+
+  const submit = async () => {
     let request: AddSourceRequest;
     if (form.type === 'internal') {
       if (!chosenCard) return fail(CHOOSE_CARD_MESSAGE, 'sourceCardId');
