@@ -62,7 +62,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
   });
 
   it('without BNPL: amount → sources → one review that creates the card → success; Back from the review goes to Sources', async () => {
-    const { user, api, server } = setup();
+    const { user, api, server, router } = setup();
     await heading('Amount');
     await amountStep(user, '100', '0');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -84,6 +84,8 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(await screen.findByRole('button', { name: 'Create Virtual Card' }));
 
     expect(await heading('Card Created Successfully')).toBeTruthy();
+    // The draft is spent: a reload of the success page starts a new card, not a dead draft.
+    expect(router.state.location.search).toBe('');
     expect(screen.getByTestId('card-amount').textContent).toBe('$99.90');
     expect(screen.getByText(/Nov 25, 2027 \(printed as 11\/27\)/)).toBeTruthy();
     expect(server.completed()).toBe(1);
@@ -170,6 +172,47 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     fireEvent.click(save);
     expect(await screen.findAllByText('Progress saved! You can resume later from your dashboard.')).toHaveLength(1);
     expect(api.bodiesOf('POST', '/api/combines/combine-1/save')).toHaveLength(1);
+  });
+
+  it('a reload mid-wizard (or Back then Forward) reopens the draft at the step it was on', async () => {
+    const { user, router, unmount } = setup();
+    await heading('Amount');
+    expect(router.state.location.search).toBe('');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    // The draft exists on the server from here on; the address names it, replacing the entry.
+    await waitFor(() => expect(router.state.location.search).toBe('?combine=combine-1&step=2'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    await addCard(user);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    await waitFor(() => expect(router.state.location.search).toBe('?combine=combine-1&step=5'));
+
+    // A reload: a new page (nothing cached) at the same address, against the same server.
+    const address = `${router.state.location.pathname}${router.state.location.search}`;
+    unmount();
+    renderPage(<CreateCardPage />, { path: address });
+    expect(await heading('Review and create')).toBeTruthy();
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await heading('Sources')).toBeTruthy();
+    expect(screen.getByText(/Visa •••• 4242/)).toBeTruthy();
+  });
+
+  it('an address naming a draft it cannot be on any more reopens the nearest step it can', async () => {
+    const { user, unmount, server } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    expect(server.combine().sources).toHaveLength(0);
+    unmount();
+    // Step 5 typed or kept in the address, but nothing funds the card: Sources it is.
+    const page = renderPage(<CreateCardPage />, { path: '/create-card?combine=combine-1&step=5' });
+    expect(await heading('Sources')).toBeTruthy();
+    await waitFor(() => expect(page.router.state.location.search).toBe('?combine=combine-1&step=2'));
   });
 
   it('the source form names each missing field with the spec message', async () => {

@@ -57,7 +57,7 @@ export type ResumeProblem = { message: string } | null;
 /** What adding a source came to; a decline keeps the form as typed so Try again resends it. */
 export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; message: string };
 
-export function useWizard(options: { resumeId: string | null; prefill: SourcePrefill | null }) {
+export function useWizard(options: { resumeId: string | null; resumeStep?: number | null; prefill: SourcePrefill | null }) {
   const [state, dispatch] = useReducer(wizardReducer<CompleteCombineResponse, Quote>, options.prefill, (prefill) => initialWizardState<CompleteCombineResponse, Quote>(prefill));
   const toast = useToast();
   const navigate = useNavigate();
@@ -76,11 +76,16 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
   const saveMutation = useSaveCombine();
   const completeMutation = useCompleteCombine();
 
-  // ----- Resume (?resume=<id>) -----
+  // ----- Resume (?resume=<id>, or ?combine=<id>&step=<n> after a reload) -----
   const resumeData = resumeQuery.data;
   const resumable = resumeData !== undefined && (resumeData.status === 'incomplete' || resumeData.status === 'in_progress');
   useEffect(() => {
-    if (resumeData && resumable && state.combineId !== resumeData.id) dispatch({ type: 'draft_restored', combine: resumeData });
+    if (resumeData && resumable && state.combineId !== resumeData.id) {
+      // The address's step is fresher than the saved one (only some steps write it to the server);
+      // the restore still brings it back to a step the draft can be on.
+      const currentStep = options.resumeStep ?? resumeData.currentStep;
+      dispatch({ type: 'draft_restored', combine: { ...resumeData, currentStep } });
+    }
     // Only a newly loaded draft restores; later edits of the same draft must not be overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resumeData?.id, resumable]);
