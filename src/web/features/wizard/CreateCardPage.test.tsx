@@ -140,12 +140,25 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     server.declineNext();
     await addCard(user);
     const declined = await screen.findByRole('alert');
-    expect(declined.textContent).toContain('Declined by the card issuer. In demo mode about 1 in 10 pre-authorizations are declined at random');
+    // The spec's words (the server's refusal) first, then what to do about it.
+    expect(declined.textContent).toContain('Insufficient funds for pre-authorization. In demo mode about 1 in 10 pre-authorizations are declined at random');
     expect((screen.getByLabelText(/^Card number/) as HTMLInputElement).value).toBe('4242 4242 4242 4242');
     expect((screen.getByLabelText(/^CVV/) as HTMLInputElement).value).toBe('123');
     await user.click(within(declined).getByRole('button', { name: /Try again/ }));
     await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
     expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(2);
+  });
+
+  it('the always-declined demo number shows the spec’s refusal as the server words it', async () => {
+    const { user, server } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    server.declineNext();
+    await addCard(user, { number: '4000 0000 0000 9995' });
+    const declined = await screen.findByRole('alert');
+    expect(within(declined).getByText('Insufficient funds for pre-authorization', { selector: 'p' })).toBeTruthy();
   });
 
   it('a double click on Add Source adds the card once; on Save for Later it saves once', async () => {

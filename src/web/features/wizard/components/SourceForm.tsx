@@ -215,7 +215,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       onAdded();
     } else if (outcome.declined) {
       // Everything typed stays, so Try again is one click (issue 22); the message says what happened.
-      setDeclined(isCard ? declineMessage({ cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
+      setDeclined(isCard ? declineMessage({ serverMessage: outcome.message, cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
     }
   };
 
