@@ -124,6 +124,7 @@ describe('add-source validation: spec §5 messages in order', () => {
       invalidCvv: 'Please enter a valid CVV',
       bnplInvalidCardNumber: 'Please enter a valid card number.',
       bnplInvalidExpiry: 'Please enter expiry as MM/YY.',
+      bnplExpired: 'This card has expired.',
       bnplInvalidCvv: 'Please enter a valid CVV.',
     });
   });
@@ -180,10 +181,16 @@ describe('BNPL card entry validation (spec §5)', () => {
     expect(validateBnplCardEntry({ ...entry, cardNumber: '4111 1111 1111 1' }, now))
       .toEqual({ ok: false, message: 'Please enter a valid card number.' });
   });
-  it('requires MM/YY and a month that has not ended', () => {
-    for (const expiry of ['7/27', '07/2027', '13/27', '00/27', '0727', '', '05/25']) {
+  it('requires MM/YY', () => {
+    for (const expiry of ['7/27', '07/2027', '13/27', '00/27', '0727', '']) {
       expect(validateBnplCardEntry({ ...entry, expiry }, now)).toEqual({ ok: false, message: 'Please enter expiry as MM/YY.' });
     }
+  });
+  it('says a well-formed MM/YY whose month has ended is an expired card, not a format mistake', () => {
+    for (const expiry of ['05/25', '01/20', '12/24']) {
+      expect(validateBnplCardEntry({ ...entry, expiry }, now)).toEqual({ ok: false, message: 'This card has expired.' });
+    }
+    // Usable through the last day of its month.
     expect(validateBnplCardEntry({ ...entry, expiry: '06/25' }, now).ok).toBe(true);
   });
   it('requires a CVV of 3-4 digits', () => {

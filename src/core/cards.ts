@@ -35,6 +35,8 @@ export const CARD_MESSAGES = {
   invalidCvv: 'Please enter a valid CVV',
   bnplInvalidCardNumber: 'Please enter a valid card number.',
   bnplInvalidExpiry: 'Please enter expiry as MM/YY.',
+  /** Not in the spec: a well-formed MM/YY that has ended is not a format mistake (as the upgrade form says). */
+  bnplExpired: 'This card has expired.',
   bnplInvalidCvv: 'Please enter a valid CVV.',
 } as const;
 
@@ -242,8 +244,9 @@ export type BnplCardEntryResult =
 
 /**
  * The BNPL one-time card form (spec §5): number of 14-19 digits once spaces are removed,
- * expiry as MM/YY, CVV of 3-4 digits. An already-ended MM/YY gets the expiry message too:
- * the spec has no other text for it, and a one-time card that has expired cannot be charged.
+ * expiry as MM/YY, CVV of 3-4 digits. An already-ended MM/YY is refused, since a one-time card
+ * that has expired cannot be charged, and says so: telling the user to type MM/YY, which they
+ * did, would leave them looking for a format mistake.
  */
 export function validateBnplCardEntry(
   input: { cardNumber: string; expiry: string; cvv: string },
@@ -256,7 +259,7 @@ export function validateBnplCardEntry(
   const expiryMonth = Number(match[1]);
   // Two-digit years are this century: a one-time card issued today cannot expire in the 2100s.
   const expiryYear = 2000 + Number(match[2]);
-  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, message: CARD_MESSAGES.bnplInvalidExpiry };
+  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, message: CARD_MESSAGES.bnplExpired };
   const cvv = input.cvv.trim();
   if (!/^\d{3,4}$/.test(cvv)) return { ok: false, message: CARD_MESSAGES.bnplInvalidCvv };
   return { ok: true, number, expiryMonth, expiryYear, cvv };

@@ -276,6 +276,8 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect(bad.json().error.message).toBe('Please enter a valid card number.');
     const badExpiry = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '1230', cvv: '123' });
     expect(badExpiry.json().error.message).toBe('Please enter expiry as MM/YY.');
+    const expired = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '01/20', cvv: '123' });
+    expect(expired.json().error.message).toBe('This card has expired.');
     const ok = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvv: '123' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ bnplCheckoutCompleted: true });
