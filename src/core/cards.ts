@@ -214,22 +214,39 @@ export function validateSourceForm(input: SourceFormInput, now: Date): SourceFor
     expiryYear: /^\d{4}$/.test(yearText) ? Number(yearText) : 0,
     cvv: input.cvv.trim(),
   };
-  const problem = sourceCardProblem(card, now);
+  const problem = sourceCardProblem(card, provider, now);
   if (problem !== null) return { ok: false, message: problem };
   return { ok: true, type, provider: provider as CardProviderId, chargeCents: amount.cents, card };
 }
 
 /**
+ * A card network chosen as the provider must be the number's network (decision 162): the source
+ * is listed by the number's brand, so "Visa" with a Mastercard number would be shown, and
+ * charged, as a Mastercard. PayWeave Prepaid runs on any network, and a number whose network is
+ * not recognised (demo mode takes made-up numbers) cannot contradict anything.
+ */
+export function providerBrandProblem(provider: string, cardNumber: string): string | null {
+  if (!Object.hasOwn(CARD_BRAND_LABELS, provider)) return null;
+  const brand = detectBrand(cardNumber);
+  if (brand === null || brand === provider) return null;
+  const numberIs = CARD_BRAND_LABELS[brand];
+  return `This card number belongs to ${numberIs}, not ${CARD_BRAND_LABELS[provider as CardBrand]}. Choose ${numberIs} as the provider, or check the number.`;
+}
+
+/**
  * The card fields of a Credit/Debit/Prepaid source, for callers that already hold numbers
- * (the server's request schema): 15-19 digits once spaces and dashes are removed, month 1-12
- * with a four-digit year whose month has not ended, CVV of 3-4 digits. Returns the spec
- * message of the first problem, or null.
+ * (the server's request schema): 15-19 digits once spaces and dashes are removed, of the
+ * provider's network when the provider is one, month 1-12 with a four-digit year whose month
+ * has not ended, CVV of 3-4 digits. Returns the message of the first problem, or null.
  */
 export function sourceCardProblem(
   card: { number: string; expiryMonth: number; expiryYear: number; cvv: string },
+  provider: string,
   now: Date,
 ): string | null {
   if (!/^\d{15,19}$/.test(normaliseCardNumber(card.number))) return CARD_MESSAGES.invalidCardNumber;
+  const mismatch = providerBrandProblem(provider, card.number);
+  if (mismatch !== null) return mismatch;
   const { expiryMonth, expiryYear } = card;
   const monthOk = Number.isInteger(expiryMonth) && expiryMonth >= 1 && expiryMonth <= 12;
   const yearOk = Number.isInteger(expiryYear) && expiryYear >= 1000 && expiryYear <= 9999;

@@ -64,6 +64,8 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
       [{ ...base, cvv: '1' }, 'Please enter a valid CVV'],
       [{ ...base, chargeCents: 0 }, 'Please enter a valid amount'],
       [{ ...base, type: 'gift' }, 'Please select a payment source type'],
+      // Decision 162: a network chosen as provider must be the number's (it was listed as the number's).
+      [{ ...base, cardNumber: TEST_MASTERCARD }, 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.'],
     ];
     for (const [body, message] of cases) {
       const res = await user.request('POST', `/api/combines/${combine.id}/sources`, body);

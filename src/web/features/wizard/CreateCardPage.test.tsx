@@ -228,6 +228,22 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await waitFor(() => expect(page.router.state.location.search).toBe('?combine=combine-1&step=2'));
   });
 
+  it('a Mastercard number with Visa chosen as provider is refused before any card check (decision 162)', async () => {
+    const { user, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    await addCard(user, { number: '5555 5555 5555 4444' });
+    const message = 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.';
+    expect(await screen.findAllByText(message)).not.toHaveLength(0);
+    expect(screen.getByLabelText(/^Provider/).getAttribute('aria-invalid')).toBe('true');
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toEqual([]);
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'mastercard');
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    expect(await screen.findByText('Mastercard •••• 4444')).toBeTruthy();
+  });
+
   it('the source form names each missing field with the spec message', async () => {
     const { user } = setup();
     await heading('Amount');

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, validateSourceForm } from '../../../../core/cards';
+import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, providerBrandProblem, validateSourceForm } from '../../../../core/cards';
 import {
   bnplSourceFees,
   cardSourceFees,
@@ -192,7 +192,11 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
         },
         new Date(),
       );
-      if (!result.ok) return fail(result.message, FIELD_OF_MESSAGE[result.message] ?? 'amount');
+      if (!result.ok) {
+        // The provider/number mismatch names both networks, so it has no fixed text to look up.
+        const mismatch = result.message === providerBrandProblem(form.provider, form.cardNumber);
+        return fail(result.message, FIELD_OF_MESSAGE[result.message] ?? (mismatch ? 'provider' : 'amount'));
+      }
       request = result.card
         ? {
             type: result.type,
