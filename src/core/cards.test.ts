@@ -124,6 +124,7 @@ describe('add-source validation: spec §5 messages in order', () => {
       invalidCvv: 'Please enter a valid CVV',
       bnplInvalidCardNumber: 'Please enter a valid card number.',
       bnplInvalidExpiry: 'Please enter expiry as MM/YY.',
+      bnplExpired: 'This card has expired.',
       bnplInvalidCvv: 'Please enter a valid CVV.',
     });
   });
@@ -152,7 +153,22 @@ describe('add-source validation: spec §5 messages in order', () => {
   it('asks for a card number of at least 15 digits', () => {
     expect(fails({ cardNumber: '42424242424242' })).toEqual({ ok: false, message: 'Please enter a valid card number' });
     expect(fails({ cardNumber: '4242-4242-4242-42a' })).toEqual({ ok: false, message: 'Please enter a valid card number' });
-    expect(fails({ cardNumber: '378282246310005' }).ok).toBe(true);
+    expect(fails({ provider: 'amex', cardNumber: '378282246310005' }).ok).toBe(true);
+  });
+  it('refuses a card network as provider when the number is another network’s (decision 162)', () => {
+    expect(fails({ provider: 'visa', cardNumber: '5555 5555 5555 4444' })).toEqual({
+      ok: false,
+      message: 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.',
+    });
+    expect(fails({ type: 'debit', provider: 'mastercard', cardNumber: '4242424242424242' })).toMatchObject({ ok: false, message: expect.stringContaining('This card number belongs to Visa, not Mastercard.') });
+    expect(fails({ type: 'debit', provider: 'discover', cardNumber: '378282246310005' })).toMatchObject({ ok: false, message: expect.stringContaining('This card number belongs to Amex, not Discover.') });
+    expect(fails({ provider: 'mastercard', cardNumber: '5555555555554444' }).ok).toBe(true);
+    expect(fails({ provider: 'discover', cardNumber: '6011111111111117' }).ok).toBe(true);
+  });
+  it('lets PayWeave Prepaid run on any network, and a number of no known network pass', () => {
+    expect(fails({ type: 'prepaid', provider: 'payweave_prepaid', cardNumber: '5555555555554444' }).ok).toBe(true);
+    expect(fails({ type: 'prepaid', provider: 'payweave_prepaid', cardNumber: '4242424242424242' }).ok).toBe(true);
+    expect(fails({ provider: 'visa', cardNumber: '9999999999999999' }).ok).toBe(true);
   });
   it('asks for a month and year, and refuses an expiry in the past', () => {
     expect(fails({ expiryMonth: '' })).toEqual({ ok: false, message: 'Please enter a valid expiry date' });
@@ -180,10 +196,16 @@ describe('BNPL card entry validation (spec §5)', () => {
     expect(validateBnplCardEntry({ ...entry, cardNumber: '4111 1111 1111 1' }, now))
       .toEqual({ ok: false, message: 'Please enter a valid card number.' });
   });
-  it('requires MM/YY and a month that has not ended', () => {
-    for (const expiry of ['7/27', '07/2027', '13/27', '00/27', '0727', '', '05/25']) {
+  it('requires MM/YY', () => {
+    for (const expiry of ['7/27', '07/2027', '13/27', '00/27', '0727', '']) {
       expect(validateBnplCardEntry({ ...entry, expiry }, now)).toEqual({ ok: false, message: 'Please enter expiry as MM/YY.' });
     }
+  });
+  it('says a well-formed MM/YY whose month has ended is an expired card, not a format mistake', () => {
+    for (const expiry of ['05/25', '01/20', '12/24']) {
+      expect(validateBnplCardEntry({ ...entry, expiry }, now)).toEqual({ ok: false, message: 'This card has expired.' });
+    }
+    // Usable through the last day of its month.
     expect(validateBnplCardEntry({ ...entry, expiry: '06/25' }, now).ok).toBe(true);
   });
   it('requires a CVV of 3-4 digits', () => {
@@ -194,11 +216,12 @@ describe('BNPL card entry validation (spec §5)', () => {
 describe('sourceCardProblem: the same card checks for numeric month and year (server requests)', () => {
   const card = { number: '4242424242424242', expiryMonth: 6, expiryYear: 2025, cvv: '123' };
   it('accepts a valid card and reports each problem with the spec text', () => {
-    expect(sourceCardProblem(card, now)).toBeNull();
-    expect(sourceCardProblem({ ...card, number: '4242' }, now)).toBe('Please enter a valid card number');
-    expect(sourceCardProblem({ ...card, expiryMonth: 0 }, now)).toBe('Please enter a valid expiry date');
-    expect(sourceCardProblem({ ...card, expiryYear: 25 }, now)).toBe('Please enter a valid expiry date');
-    expect(sourceCardProblem({ ...card, expiryMonth: 5 }, now)).toBe('Please enter a valid expiry date');
-    expect(sourceCardProblem({ ...card, cvv: '12' }, now)).toBe('Please enter a valid CVV');
+    expect(sourceCardProblem(card, 'visa', now)).toBeNull();
+    expect(sourceCardProblem({ ...card, number: '4242' }, 'visa', now)).toBe('Please enter a valid card number');
+    expect(sourceCardProblem({ ...card, expiryMonth: 0 }, 'visa', now)).toBe('Please enter a valid expiry date');
+    expect(sourceCardProblem({ ...card, expiryYear: 25 }, 'visa', now)).toBe('Please enter a valid expiry date');
+    expect(sourceCardProblem({ ...card, expiryMonth: 5 }, 'visa', now)).toBe('Please enter a valid expiry date');
+    expect(sourceCardProblem({ ...card, cvv: '12' }, 'visa', now)).toBe('Please enter a valid CVV');
+    expect(sourceCardProblem(card, 'mastercard', now)).toContain('This card number belongs to Visa, not Mastercard.');
   });
 });

@@ -35,6 +35,8 @@ export const CARD_MESSAGES = {
   invalidCvv: 'Please enter a valid CVV',
   bnplInvalidCardNumber: 'Please enter a valid card number.',
   bnplInvalidExpiry: 'Please enter expiry as MM/YY.',
+  /** Not in the spec: a well-formed MM/YY that has ended is not a format mistake (as the upgrade form says). */
+  bnplExpired: 'This card has expired.',
   bnplInvalidCvv: 'Please enter a valid CVV.',
 } as const;
 
@@ -212,22 +214,39 @@ export function validateSourceForm(input: SourceFormInput, now: Date): SourceFor
     expiryYear: /^\d{4}$/.test(yearText) ? Number(yearText) : 0,
     cvv: input.cvv.trim(),
   };
-  const problem = sourceCardProblem(card, now);
+  const problem = sourceCardProblem(card, provider, now);
   if (problem !== null) return { ok: false, message: problem };
   return { ok: true, type, provider: provider as CardProviderId, chargeCents: amount.cents, card };
 }
 
 /**
+ * A card network chosen as the provider must be the number's network (decision 162): the source
+ * is listed by the number's brand, so "Visa" with a Mastercard number would be shown, and
+ * charged, as a Mastercard. PayWeave Prepaid runs on any network, and a number whose network is
+ * not recognised (demo mode takes made-up numbers) cannot contradict anything.
+ */
+export function providerBrandProblem(provider: string, cardNumber: string): string | null {
+  if (!Object.hasOwn(CARD_BRAND_LABELS, provider)) return null;
+  const brand = detectBrand(cardNumber);
+  if (brand === null || brand === provider) return null;
+  const numberIs = CARD_BRAND_LABELS[brand];
+  return `This card number belongs to ${numberIs}, not ${CARD_BRAND_LABELS[provider as CardBrand]}. Choose ${numberIs} as the provider, or check the number.`;
+}
+
+/**
  * The card fields of a Credit/Debit/Prepaid source, for callers that already hold numbers
- * (the server's request schema): 15-19 digits once spaces and dashes are removed, month 1-12
- * with a four-digit year whose month has not ended, CVV of 3-4 digits. Returns the spec
- * message of the first problem, or null.
+ * (the server's request schema): 15-19 digits once spaces and dashes are removed, of the
+ * provider's network when the provider is one, month 1-12 with a four-digit year whose month
+ * has not ended, CVV of 3-4 digits. Returns the message of the first problem, or null.
  */
 export function sourceCardProblem(
   card: { number: string; expiryMonth: number; expiryYear: number; cvv: string },
+  provider: string,
   now: Date,
 ): string | null {
   if (!/^\d{15,19}$/.test(normaliseCardNumber(card.number))) return CARD_MESSAGES.invalidCardNumber;
+  const mismatch = providerBrandProblem(provider, card.number);
+  if (mismatch !== null) return mismatch;
   const { expiryMonth, expiryYear } = card;
   const monthOk = Number.isInteger(expiryMonth) && expiryMonth >= 1 && expiryMonth <= 12;
   const yearOk = Number.isInteger(expiryYear) && expiryYear >= 1000 && expiryYear <= 9999;
@@ -242,8 +261,9 @@ export type BnplCardEntryResult =
 
 /**
  * The BNPL one-time card form (spec §5): number of 14-19 digits once spaces are removed,
- * expiry as MM/YY, CVV of 3-4 digits. An already-ended MM/YY gets the expiry message too:
- * the spec has no other text for it, and a one-time card that has expired cannot be charged.
+ * expiry as MM/YY, CVV of 3-4 digits. An already-ended MM/YY is refused, since a one-time card
+ * that has expired cannot be charged, and says so: telling the user to type MM/YY, which they
+ * did, would leave them looking for a format mistake.
  */
 export function validateBnplCardEntry(
   input: { cardNumber: string; expiry: string; cvv: string },
@@ -256,7 +276,7 @@ export function validateBnplCardEntry(
   const expiryMonth = Number(match[1]);
   // Two-digit years are this century: a one-time card issued today cannot expire in the 2100s.
   const expiryYear = 2000 + Number(match[2]);
-  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, message: CARD_MESSAGES.bnplInvalidExpiry };
+  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, message: CARD_MESSAGES.bnplExpired };
   const cvv = input.cvv.trim();
   if (!/^\d{3,4}$/.test(cvv)) return { ok: false, message: CARD_MESSAGES.bnplInvalidCvv };
   return { ok: true, number, expiryMonth, expiryYear, cvv };

@@ -178,6 +178,19 @@ describe('fundingCheck gives the spec step-2 messages', () => {
     expect(two).toMatchObject({ ok: true, overfundCents: 2, showOverfundInfo: true });
     expect(two.ok && two.overfundInfo).toContain('$0.02');
   });
+  it('blames fee rounding only for an overfund rounding can make: a cent per source', () => {
+    const rounding = fundingCheck(quote(57_598, [30_000, 30_000]));
+    expect(rounding).toMatchObject({ ok: true, overfundCents: 2, showOverfundInfo: true });
+    expect(rounding.ok && rounding.overfundInfo).toBe('Your payment sources add up to $0.02 more than needed because of fee rounding. The extra stays on your new card.');
+    const chosen = fundingCheck(quote(28_797, [30_000]));
+    expect(chosen).toMatchObject({ ok: true, overfundCents: 3, showOverfundInfo: true });
+    expect(chosen.ok && chosen.overfundInfo).not.toContain('rounding');
+  });
+  it('says a large overfund as it is: $200 charged on a $100 card', () => {
+    const big = fundingCheck(quote(10_000, [20_000]));
+    expect(big).toMatchObject({ ok: true, overfundCents: 9_190, showOverfundInfo: true });
+    expect(big.ok && big.overfundInfo).toBe('Your payment sources add up to $91.90 more than needed. The extra stays on your new card; to charge less, go back to Sources and replace a source with a smaller one.');
+  });
   it('refuses a source that only costs money', () => {
     expect(fundingCheck(quote(28_000, [30_000, 31]))).toEqual({ ok: false, message: FUNDING_MESSAGES.sourceTooSmall });
   });

@@ -203,8 +203,21 @@ export function underfundedMessage(netTotalCents: number, totalCents: number): s
   return `The payment sources after fees only add up to ${formatUsd(netTotalCents)} (needed: ${formatUsd(totalCents)}). Please add more.`;
 }
 
-export function overfundMessage(overfundCents: number): string {
-  return `Your payment sources add up to ${formatUsd(overfundCents)} more than needed because of fee rounding. The extra stays on your new card.`;
+/**
+ * Whether fee rounding can account for an overfund: each source's fees are rounded to the cent,
+ * which moves what it brings by at most a cent, so n sources can overshoot by n cents on their own.
+ * More than that was charged on purpose (or by mistake), and rounding must not take the blame
+ * (decision 161).
+ */
+export function overfundFromRounding(overfundCents: number, sourceCount: number): boolean {
+  return overfundCents <= sourceCount;
+}
+
+export function overfundMessage(overfundCents: number, sourceCount: number): string {
+  const extra = formatUsd(overfundCents);
+  return overfundFromRounding(overfundCents, sourceCount)
+    ? `Your payment sources add up to ${extra} more than needed because of fee rounding. The extra stays on your new card.`
+    : `Your payment sources add up to ${extra} more than needed. The extra stays on your new card; to charge less, go back to Sources and replace a source with a smaller one.`;
 }
 
 export type FundingCheck =
@@ -234,6 +247,6 @@ export function fundingCheck(
     ok: true,
     overfundCents,
     showOverfundInfo,
-    overfundInfo: showOverfundInfo ? overfundMessage(overfundCents) : null,
+    overfundInfo: showOverfundInfo ? overfundMessage(overfundCents, quote.sources.length) : null,
   };
 }

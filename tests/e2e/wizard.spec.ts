@@ -322,11 +322,12 @@ test.describe('create-card wizard', () => {
     await add.click();
     // A decline says what happened beside the form, keeps what was typed and offers Try again.
     const declined = page.getByRole('alert').filter({ hasText: 'Card declined' });
-    await expect(declined).toContainText('Declined by the card issuer: insufficient funds.');
+    // Spec §8's text, as the server answers it.
+    await expect(declined.locator('p')).toHaveText('Insufficient funds for pre-authorization');
     await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 9995');
     await expect(page.getByLabel('Amount to charge')).toHaveValue('100');
     await declined.getByRole('button', { name: 'Try again' }).click();
-    await expect(declined).toContainText('Declined by the card issuer');
+    await expect(declined).toContainText('Insufficient funds for pre-authorization');
     await expect(page.locator('.source-item')).toHaveCount(0);
     await expect(page.getByTestId('remaining-to-fund')).toHaveText('$220.00');
   });

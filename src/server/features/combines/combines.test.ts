@@ -64,6 +64,8 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
       [{ ...base, cvv: '1' }, 'Please enter a valid CVV'],
       [{ ...base, chargeCents: 0 }, 'Please enter a valid amount'],
       [{ ...base, type: 'gift' }, 'Please select a payment source type'],
+      // Decision 162: a network chosen as provider must be the number's (it was listed as the number's).
+      [{ ...base, cardNumber: TEST_MASTERCARD }, 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.'],
     ];
     for (const [body, message] of cases) {
       const res = await user.request('POST', `/api/combines/${combine.id}/sources`, body);
@@ -276,6 +278,8 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
     expect(bad.json().error.message).toBe('Please enter a valid card number.');
     const badExpiry = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '1230', cvv: '123' });
     expect(badExpiry.json().error.message).toBe('Please enter expiry as MM/YY.');
+    const expired = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '01/20', cvv: '123' });
+    expect(expired.json().error.message).toBe('This card has expired.');
     const ok = await fresh.request('POST', `/api/combines/${combine.id}/sources/${sourceId}/bnpl-card`, { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvv: '123' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ bnplCheckoutCompleted: true });

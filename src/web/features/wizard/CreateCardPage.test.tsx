@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import CreateCardPage from './CreateCardPage';
 import { fakeApi, renderPage } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
@@ -62,7 +62,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
   });
 
   it('without BNPL: amount → sources → one review that creates the card → success; Back from the review goes to Sources', async () => {
-    const { user, api, server } = setup();
+    const { user, api, server, router } = setup();
     await heading('Amount');
     await amountStep(user, '100', '0');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -84,6 +84,8 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(await screen.findByRole('button', { name: 'Create Virtual Card' }));
 
     expect(await heading('Card Created Successfully')).toBeTruthy();
+    // The draft is spent: a reload of the success page starts a new card, not a dead draft.
+    expect(router.state.location.search).toBe('');
     expect(screen.getByTestId('card-amount').textContent).toBe('$99.90');
     expect(screen.getByText(/Nov 25, 2027 \(printed as 11\/27\)/)).toBeTruthy();
     expect(server.completed()).toBe(1);
@@ -138,12 +140,108 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     server.declineNext();
     await addCard(user);
     const declined = await screen.findByRole('alert');
-    expect(declined.textContent).toContain('Declined by the card issuer. In demo mode about 1 in 10 pre-authorizations are declined at random');
+    // The spec's words (the server's refusal) first, then what to do about it.
+    expect(declined.textContent).toContain('Insufficient funds for pre-authorization. In demo mode about 1 in 10 pre-authorizations are declined at random');
     expect((screen.getByLabelText(/^Card number/) as HTMLInputElement).value).toBe('4242 4242 4242 4242');
     expect((screen.getByLabelText(/^CVV/) as HTMLInputElement).value).toBe('123');
     await user.click(within(declined).getByRole('button', { name: /Try again/ }));
     await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
     expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(2);
+  });
+
+  it('the always-declined demo number shows the spec’s refusal as the server words it', async () => {
+    const { user, server } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    server.declineNext();
+    await addCard(user, { number: '4000 0000 0000 9995' });
+    const declined = await screen.findByRole('alert');
+    expect(within(declined).getByText('Insufficient funds for pre-authorization', { selector: 'p' })).toBeTruthy();
+  });
+
+  it('a double click on Add Source adds the card once; on Save for Later it saves once', async () => {
+    const { user, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'klarna');
+    await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
+    // Two clicks in one go, before React re-renders the button as busy (a fast double click).
+    const add = screen.getByRole('button', { name: /Add Source/ });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'Your sources (1)' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('BNPL Setup');
+    const save = screen.getByRole('button', { name: 'Save for Later' });
+    fireEvent.click(save);
+    fireEvent.click(save);
+    expect(await screen.findAllByText('Progress saved! You can resume later from your dashboard.')).toHaveLength(1);
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/save')).toHaveLength(1);
+  });
+
+  it('a reload mid-wizard (or Back then Forward) reopens the draft at the step it was on', async () => {
+    const { user, router, unmount } = setup();
+    await heading('Amount');
+    expect(router.state.location.search).toBe('');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    // The draft exists on the server from here on; the address names it, replacing the entry.
+    await waitFor(() => expect(router.state.location.search).toBe('?combine=combine-1&step=2'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    await addCard(user);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    await waitFor(() => expect(router.state.location.search).toBe('?combine=combine-1&step=5'));
+
+    // A reload: a new page (nothing cached) at the same address, against the same server.
+    const address = `${router.state.location.pathname}${router.state.location.search}`;
+    unmount();
+    renderPage(<CreateCardPage />, { path: address });
+    expect(await heading('Review and create')).toBeTruthy();
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await heading('Sources')).toBeTruthy();
+    expect(screen.getByText(/Visa •••• 4242/)).toBeTruthy();
+  });
+
+  it('an address naming a draft it cannot be on any more reopens the nearest step it can', async () => {
+    const { user, unmount, server } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    expect(server.combine().sources).toHaveLength(0);
+    unmount();
+    // Step 5 typed or kept in the address, but nothing funds the card: Sources it is.
+    const page = renderPage(<CreateCardPage />, { path: '/create-card?combine=combine-1&step=5' });
+    expect(await heading('Sources')).toBeTruthy();
+    await waitFor(() => expect(page.router.state.location.search).toBe('?combine=combine-1&step=2'));
+  });
+
+  it('a Mastercard number with Visa chosen as provider is refused before any card check (decision 162)', async () => {
+    const { user, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Sources');
+    await addCard(user, { number: '5555 5555 5555 4444' });
+    const message = 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.';
+    expect(await screen.findAllByText(message)).not.toHaveLength(0);
+    expect(screen.getByLabelText(/^Provider/).getAttribute('aria-invalid')).toBe('true');
+    expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toEqual([]);
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'mastercard');
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    expect(await screen.findByText('Mastercard •••• 4444')).toBeTruthy();
   });
 
   it('the source form names each missing field with the spec message', async () => {

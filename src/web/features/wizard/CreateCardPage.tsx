@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ButtonLink } from '../../ui/Button';
 import { ErrorState } from '../../ui/ErrorState';
@@ -23,9 +23,18 @@ function prefillFrom(params: URLSearchParams): SourcePrefill | null {
   return { sourceCardId, amountCents: Number.isSafeInteger(amount) && amount > 0 ? amount : null };
 }
 
+/** `?step=<n>` as the step to reopen a draft on; the draft itself decides whether it still can. */
+function stepFrom(params: URLSearchParams): number | null {
+  const step = Number(params.get('step'));
+  return Number.isInteger(step) && step >= 1 ? step : null;
+}
+
 /**
- * /create-card: the combine wizard (spec §2, §4). `?resume=<id>` continues a saved draft.
- * A different draft or card in the address starts a different wizard, hence the key.
+ * /create-card: the combine wizard (spec §2, §4). `?resume=<id>` continues a saved draft;
+ * `?combine=<id>&step=<n>` is the wizard's own draft, written there once it exists, so a reload or
+ * Back then Forward reopens it (decision 160). A different saved draft or card in the address
+ * starts a different wizard, hence the key; `combine` and `step` are not in it, since the wizard
+ * writes them itself and must not restart when it does.
  */
 export default function CreateCardPage() {
   const [params] = useSearchParams();
@@ -35,10 +44,29 @@ export default function CreateCardPage() {
 }
 
 function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; prefill: SourcePrefill | null }) {
-  const wizard = useWizard({ resumeId, prefill });
+  const [params, setParams] = useSearchParams();
+  // The draft and step the address named when this wizard opened; later changes are its own writes.
+  const [opened, setOpened] = useState(() => ({ draftId: resumeId ?? params.get('combine'), step: stepFrom(params) }));
+  const wizard = useWizard({ resumeId: opened.draftId, resumeStep: opened.step, prefill });
   const navigate = useNavigate();
   const location = useLocation();
   const { state, view, machine, resuming, resumeProblem } = wizard;
+
+  // Keep the draft's id and step in the address, replacing the entry (no history per step). Once
+  // the card is being created or made, the draft is spent: a reload then starts a new card.
+  useEffect(() => {
+    if (resuming || resumeProblem) return;
+    const next = new URLSearchParams(params);
+    if (state.combineId !== null && state.step <= 5) {
+      next.set('combine', state.combineId);
+      next.set('step', String(state.step));
+    } else {
+      next.delete('combine');
+      next.delete('step');
+    }
+    if (next.toString() !== params.toString()) setParams(next, { replace: true, preventScrollReset: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the wizard's own changes write the address
+  }, [state.combineId, state.step, resuming, resumeProblem]);
 
   // Spec: focus moves to the new step's heading, so keyboard and screen-reader users start there.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -57,6 +85,8 @@ function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; pref
 
   const startOver = () => {
     wizard.actions.reset();
+    // The draft this wizard reopened is now a completed combine, no longer one to restore.
+    setOpened({ draftId: null, step: null });
     navigate('/create-card', { replace: true, state: { focusWizard: true } });
   };
 

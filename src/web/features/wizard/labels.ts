@@ -54,15 +54,18 @@ export const DEMO_TEST_CARDS: ReadonlyArray<{ number: string; label: string; out
   { number: '4000 0000 0000 9995', label: 'Visa', outcome: 'always declined (insufficient funds)' },
 ];
 
-export const DECLINE_MESSAGES = {
-  testNumber: 'Declined by the card issuer: insufficient funds. 4000 0000 0000 9995 is the demo number that is always declined.',
+// What to do next after the server's refusal, which leads (spec §8: 'Insufficient funds for
+// pre-authorization'). The always-declined test number needs no more: the demo list says so.
+export const DECLINE_HINTS = {
   demoRandom:
-    'Declined by the card issuer. In demo mode about 1 in 10 pre-authorizations are declined at random, like a real issuer sometimes does. Nothing was charged: try again, or use another card.',
-  live: 'Declined by the card issuer. Nothing was charged: try again, or use another card.',
+    'In demo mode about 1 in 10 pre-authorizations are declined at random, like a real issuer sometimes does. Nothing was charged: try again, or use another card.',
+  live: 'Nothing was charged: try again, or use another card.',
 } as const;
 
-/** The sentence for a pre-authorization the issuer refused (the server answers 402). */
-export function declineMessage(options: { cardNumber: string; demoMode: boolean; declineTestNumber: string }): string {
-  if (options.cardNumber.replace(/\D/g, '') === options.declineTestNumber) return DECLINE_MESSAGES.testNumber;
-  return options.demoMode ? DECLINE_MESSAGES.demoRandom : DECLINE_MESSAGES.live;
+/** The sentence for a pre-authorization the issuer refused (the server answers 402 with the reason). */
+export function declineMessage(options: { serverMessage: string; cardNumber: string; demoMode: boolean; declineTestNumber: string }): string {
+  if (options.cardNumber.replace(/\D/g, '') === options.declineTestNumber) return options.serverMessage;
+  // The catalogue's texts end without a full stop; one is needed before the next sentence.
+  const reason = /[.!?]$/.test(options.serverMessage) ? options.serverMessage : `${options.serverMessage}.`;
+  return `${reason} ${options.demoMode ? DECLINE_HINTS.demoRandom : DECLINE_HINTS.live}`;
 }

@@ -4,7 +4,7 @@
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { BufferMode } from '../../../core/amount';
@@ -57,7 +57,7 @@ export type ResumeProblem = { message: string } | null;
 /** What adding a source came to; a decline keeps the form as typed so Try again resends it. */
 export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; message: string };
 
-export function useWizard(options: { resumeId: string | null; prefill: SourcePrefill | null }) {
+export function useWizard(options: { resumeId: string | null; resumeStep?: number | null; prefill: SourcePrefill | null }) {
   const [state, dispatch] = useReducer(wizardReducer<CompleteCombineResponse, Quote>, options.prefill, (prefill) => initialWizardState<CompleteCombineResponse, Quote>(prefill));
   const toast = useToast();
   const navigate = useNavigate();
@@ -76,11 +76,16 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
   const saveMutation = useSaveCombine();
   const completeMutation = useCompleteCombine();
 
-  // ----- Resume (?resume=<id>) -----
+  // ----- Resume (?resume=<id>, or ?combine=<id>&step=<n> after a reload) -----
   const resumeData = resumeQuery.data;
   const resumable = resumeData !== undefined && (resumeData.status === 'incomplete' || resumeData.status === 'in_progress');
   useEffect(() => {
-    if (resumeData && resumable && state.combineId !== resumeData.id) dispatch({ type: 'draft_restored', combine: resumeData });
+    if (resumeData && resumable && state.combineId !== resumeData.id) {
+      // The address's step is fresher than the saved one (only some steps write it to the server);
+      // the restore still brings it back to a step the draft can be on.
+      const currentStep = options.resumeStep ?? resumeData.currentStep;
+      dispatch({ type: 'draft_restored', combine: { ...resumeData, currentStep } });
+    }
     // Only a newly loaded draft restores; later edits of the same draft must not be overwritten.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resumeData?.id, resumable]);
@@ -221,8 +226,11 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
   }, [state.combineId, queryClient, goTo]);
 
   // ----- Save for Later (BNPL steps) -----
+  // A double click lands before the button re-renders as busy; the ref lets only the first through.
+  const saving = useRef(false);
   const saveForLater = useCallback(async () => {
-    if (!state.combineId) return;
+    if (!state.combineId || saving.current) return;
+    saving.current = true;
     try {
       await saveMutation.mutateAsync({
         id: state.combineId,
@@ -239,6 +247,8 @@ export function useWizard(options: { resumeId: string | null; prefill: SourcePre
       navigate('/dashboard');
     } catch {
       toast.error(WIZARD_MESSAGES.saveFailed);
+    } finally {
+      saving.current = false;
     }
   }, [state.combineId, state.step, state.amount, state.choices, machine, saveMutation, toast, navigate]);
 

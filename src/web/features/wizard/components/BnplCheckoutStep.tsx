@@ -16,6 +16,7 @@ type Field = 'cardNumber' | 'expiry' | 'cvv';
 const FIELD_OF_MESSAGE: Record<string, Field> = {
   [CARD_MESSAGES.bnplInvalidCardNumber]: 'cardNumber',
   [CARD_MESSAGES.bnplInvalidExpiry]: 'expiry',
+  [CARD_MESSAGES.bnplExpired]: 'expiry',
   [CARD_MESSAGES.bnplInvalidCvv]: 'cvv',
 };
 

@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
-import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, validateSourceForm } from '../../../../core/cards';
+import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, providerBrandProblem, validateSourceForm } from '../../../../core/cards';
 import {
   bnplSourceFees,
   cardSourceFees,
@@ -153,9 +153,21 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
     toast.error(message);
   };
 
+  // A fast double click submits twice before React re-renders the button as busy, so `adding`
+  // still reads false the second time; a ref changes at once. Each submit pre-authorises a card.
+  const submitting = useRef(false);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (fullyFunded || adding) return;
+    if (fullyFunded || adding || submitting.current) return;
+    submitting.current = true;
+    try {
+      await submit();
+    } finally {
+      submitting.current = false;
+    }
+  };
+
+  const submit = async () => {
     let request: AddSourceRequest;
     if (form.type === 'internal') {
       if (!chosenCard) return fail(CHOOSE_CARD_MESSAGE, 'sourceCardId');
@@ -180,7 +192,11 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
         },
         new Date(),
       );
-      if (!result.ok) return fail(result.message, FIELD_OF_MESSAGE[result.message] ?? 'amount');
+      if (!result.ok) {
+        // The provider/number mismatch names both networks, so it has no fixed text to look up.
+        const mismatch = result.message === providerBrandProblem(form.provider, form.cardNumber);
+        return fail(result.message, FIELD_OF_MESSAGE[result.message] ?? (mismatch ? 'provider' : 'amount'));
+      }
       request = result.card
         ? {
             type: result.type,
@@ -203,7 +219,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       onAdded();
     } else if (outcome.declined) {
       // Everything typed stays, so Try again is one click (issue 22); the message says what happened.
-      setDeclined(isCard ? declineMessage({ cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
+      setDeclined(isCard ? declineMessage({ serverMessage: outcome.message, cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
     }
   };
 
