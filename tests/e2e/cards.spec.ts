@@ -110,6 +110,8 @@ test('my cards: newest first, filters with their empty states, grid and list vie
   const card = tile(page, newer.last4);
   await card.getByRole('button', { name: `Flip card ending ${newer.last4}` }).click();
   const back = card.locator('.card-tile-back');
+  // Keyboard focus follows the flip to the face that is showing.
+  await expect(back.getByRole('button', { name: `Flip back card ending ${newer.last4}` })).toBeFocused();
   await expect(back.getByText('Original')).toBeVisible();
   await expect(back.getByText('Spent')).toBeVisible();
   await expect(back.getByText('Remaining')).toBeVisible();
@@ -128,6 +130,7 @@ test('my cards: newest first, filters with their empty states, grid and list vie
   // The back's own button turns the card back to its front.
   await back.getByRole('button', { name: `Flip back card ending ${newer.last4}` }).click();
   await expect(card.locator('.card-tile-front')).not.toHaveAttribute('inert');
+  await expect(card.getByRole('button', { name: `Flip card ending ${newer.last4}` })).toBeFocused();
   // A frozen card offers neither, and says why.
   const frozen = tile(page, older.last4);
   await frozen.getByRole('button', { name: `Flip card ending ${older.last4}` }).click();

@@ -15,9 +15,9 @@ import './faq.css';
 const DEFAULT_PAY_ADDRESS = 'pay.payweave.example';
 
 const QUICK_LINKS: readonly { to: string; label: string }[] = [
-  { to: '/create-card', label: 'Create a card' },
-  { to: '/my-cards', label: 'My cards' },
-  { to: '/cashout', label: 'Cash out' },
+  { to: '/create-card', label: 'Create a Card' },
+  { to: '/my-cards', label: 'My Cards' },
+  { to: '/cashout', label: 'Cash Out' },
   { to: '/upgrade', label: 'Compare plans' },
   { to: '/settings', label: 'Account settings' },
   { to: '/reset-password', label: 'Reset your password' },

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Card } from '../../../../contracts/cards';
 import { Icon } from '../../../ui/Icon';
 import { CARD_PAGE_MESSAGES, TYPE_LABELS, formatDate } from '../card-format';
@@ -14,6 +14,18 @@ import { CardFace } from './CardFace';
  */
 export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onViewDetails: () => void; onCashOut?: (card: Card) => void }) {
   const [flipped, setFlipped] = useState(false);
+  // The button just pressed goes inert with its face, which would drop keyboard focus to the page:
+  // it moves to the other face's flip button once that face is showing (not on the first render).
+  const frontFlip = useRef<HTMLButtonElement>(null);
+  const backFlip = useRef<HTMLButtonElement>(null);
+  const flippedByUser = useRef(false);
+  useEffect(() => {
+    if (flippedByUser.current) (flipped ? backFlip : frontFlip).current?.focus();
+  }, [flipped]);
+  const flip = (to: boolean) => {
+    flippedByUser.current = true;
+    setFlipped(to);
+  };
   return (
     <li className={flipped ? 'card-tile card-tile--flipped' : 'card-tile'} aria-label={`Card ending ${card.last4}`}>
       <div className="card-tile-inner">
@@ -25,7 +37,7 @@ export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onVie
             </span>
             {card.promoApplied && <span className="card-promo-note">{CARD_PAGE_MESSAGES.promoNote}</span>}
           </div>
-          <button type="button" className="card-tile-flip" onClick={() => setFlipped(true)} aria-label={`Flip card ending ${card.last4}`}>
+          <button ref={frontFlip} type="button" className="card-tile-flip" onClick={() => flip(true)} aria-label={`Flip card ending ${card.last4}`}>
             <Icon name="refresh" size={16} />
             Flip
           </button>
@@ -34,7 +46,7 @@ export function CardTile({ card, onViewDetails, onCashOut }: { card: Card; onVie
           <h3 className="card-tile-back-title">Card ending {card.last4}</h3>
           <CardAmounts card={card} />
           <CardActions card={card} onViewDetails={onViewDetails} onCashOut={onCashOut} />
-          <button type="button" className="card-tile-flip" onClick={() => setFlipped(false)} aria-label={`Flip back card ending ${card.last4}`}>
+          <button ref={backFlip} type="button" className="card-tile-flip" onClick={() => flip(false)} aria-label={`Flip back card ending ${card.last4}`}>
             <Icon name="refresh" size={16} />
             Flip back
           </button>
