@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ChangeEvent } from 'react';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { FieldErrors, Resolver } from 'react-hook-form';
@@ -148,42 +149,31 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail });
   };
 
-  // Set on the first click, cleared when the request settles: a fast double click lands before
-  // `isPending` re-renders the button as busy, and would save a new payout method twice (409).
-  const confirming = useRef(false);
-
-  const confirm = () => {
-    if (!pending || confirming.current) return;
-    confirming.current = true;
-    createCashout.mutate(
-      {
+  // One confirmation at a time: a fast double click lands before `isPending` re-renders the
+  // button as busy, and would save a new payout method twice (409).
+  const confirm = useSingleFlight(async () => {
+    if (!pending) return;
+    try {
+      const answer = await createCashout.mutateAsync({
         cardId: pending.cardId,
         amountCents: pending.amountCents,
         payoutMethod: pending.payoutMethod,
         idempotencyKey: pending.key,
         newMethod: pending.detail === null ? undefined : { method: pending.payoutMethod, detail: pending.detail },
-      },
-      {
-        onSuccess: (answer) => {
-          setPending(null);
-          setSuccess(answer);
-          toast.success(CASHOUT_SUCCESS_MESSAGE);
-        },
-        onError: (error) => {
-          setPending(null);
-          // A refusal the server explains (4xx, 501) is shown as is; anything else is the spec's.
-          toast.error(
-            error instanceof ApiError && error.status >= 400 && error.status < 500
-              ? error.message
-              : `${CASHOUT_FAILED_MESSAGE}. ${errorMessage(error, 'Please try again.')}`,
-          );
-        },
-        onSettled: () => {
-          confirming.current = false;
-        },
-      },
-    );
-  };
+      });
+      setPending(null);
+      setSuccess(answer);
+      toast.success(CASHOUT_SUCCESS_MESSAGE);
+    } catch (error) {
+      setPending(null);
+      // A refusal the server explains (4xx, 501) is shown as is; anything else is the spec's.
+      toast.error(
+        error instanceof ApiError && error.status >= 400 && error.status < 500
+          ? error.message
+          : `${CASHOUT_FAILED_MESSAGE}. ${errorMessage(error, 'Please try again.')}`,
+      );
+    }
+  });
 
   const closeSuccess = () => {
     setSuccess(null);

@@ -23,6 +23,14 @@ async function amountStep(user: ReturnType<typeof setup>['user'], base: string, 
   await user.click(screen.getByRole('button', { name: 'Calculate' }));
 }
 
+/** Step 1 with a $100.00 total (no buffer), then on to Sources. */
+async function toSources(user: ReturnType<typeof setup>['user']) {
+  await heading('Amount');
+  await amountStep(user, '100', '0');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await heading('Sources');
+}
+
 async function addCard(user: ReturnType<typeof setup>['user'], options: { number?: string; amount?: string } = {}) {
   await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
   await user.selectOptions(screen.getByLabelText(/^Provider/), 'visa');
@@ -97,10 +105,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('with BNPL: setup (3) and checkout (4) come before the review; Back from the checkout goes to setup', async () => {
     const { user } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
     await user.selectOptions(screen.getByLabelText(/^Provider/), 'klarna');
     await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
@@ -129,10 +134,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('a declined card says what happened, keeps what was typed, and Try again resends it', async () => {
     const { user, server, api } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     // Demo mode lists the test numbers with the card fields, including the one always declined.
     await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
     const demo = await screen.findByRole('region', { name: /Demo mode: test numbers to try/ });
@@ -151,10 +153,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('the always-declined demo number shows the spec’s refusal as the server words it', async () => {
     const { user, server } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     server.declineNext();
     await addCard(user, { number: '4000 0000 0000 9995' });
     const declined = await screen.findByRole('alert');
@@ -163,10 +162,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('a double click on Add Source adds the card once; on Save for Later it saves once', async () => {
     const { user, api } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
     await user.selectOptions(screen.getByLabelText(/^Provider/), 'klarna');
     await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
@@ -216,10 +212,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('an address naming a draft it cannot be on any more reopens the nearest step it can', async () => {
     const { user, unmount, server } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     expect(server.combine().sources).toHaveLength(0);
     unmount();
     // Step 5 typed or kept in the address, but nothing funds the card: Sources it is.
@@ -230,10 +223,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('a Mastercard number with Visa chosen as provider is refused before any card check (decision 162)', async () => {
     const { user, api } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     await addCard(user, { number: '5555 5555 5555 4444' });
     const message = 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.';
     expect(await screen.findAllByText(message)).not.toHaveLength(0);
@@ -246,10 +236,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('the source form names each missing field with the spec message', async () => {
     const { user } = setup();
-    await heading('Amount');
-    await amountStep(user, '100', '0');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Sources');
+    await toSources(user);
     const add = screen.getByRole('button', { name: /Add Source/ });
     const expectError = async (message: string) => expect(await screen.findAllByText(message)).not.toHaveLength(0);
     await user.click(add);

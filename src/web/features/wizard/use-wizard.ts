@@ -4,7 +4,8 @@
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { BufferMode } from '../../../core/amount';
@@ -226,11 +227,9 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   }, [state.combineId, queryClient, goTo]);
 
   // ----- Save for Later (BNPL steps) -----
-  // A double click lands before the button re-renders as busy; the ref lets only the first through.
-  const saving = useRef(false);
-  const saveForLater = useCallback(async () => {
-    if (!state.combineId || saving.current) return;
-    saving.current = true;
+  // One save at a time: a double click would save twice and show the toast twice.
+  const saveForLater = useSingleFlight(async () => {
+    if (!state.combineId) return;
     try {
       await saveMutation.mutateAsync({
         id: state.combineId,
@@ -247,10 +246,8 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
       navigate('/dashboard');
     } catch {
       toast.error(WIZARD_MESSAGES.saveFailed);
-    } finally {
-      saving.current = false;
     }
-  }, [state.combineId, state.step, state.amount, state.choices, machine, saveMutation, toast, navigate]);
+  });
 
   // ----- Step 5: Create Virtual Card -----
   const create = useCallback(

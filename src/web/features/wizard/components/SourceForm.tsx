@@ -1,5 +1,6 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { CARD_MESSAGES, DECLINE_TEST_CARD, detectBrand, expiryYearOptions, groupCardNumber, providerBrandProblem, validateSourceForm } from '../../../../core/cards';
 import {
   bnplSourceFees,
@@ -153,18 +154,13 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
     toast.error(message);
   };
 
-  // A fast double click submits twice before React re-renders the button as busy, so `adding`
-  // still reads false the second time; a ref changes at once. Each submit pre-authorises a card.
-  const submitting = useRef(false);
+  // One submit at a time: each pre-authorises a card, and a fast double click lands before
+  // `adding` re-renders the button as busy.
+  const submitOnce = useSingleFlight(() => submit());
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (fullyFunded || adding || submitting.current) return;
-    submitting.current = true;
-    try {
-      await submit();
-    } finally {
-      submitting.current = false;
-    }
+    if (fullyFunded || adding) return;
+    await submitOnce();
   };
 
   const submit = async () => {
