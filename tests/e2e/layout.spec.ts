@@ -63,6 +63,14 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
   expect(scrollWidth, `${where}: page is ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
 }
 
+/** A dialog fades in: axe must see its colours at full opacity, not halfway through the fade. */
+async function animationsFinished(page: Page) {
+  // Endless ones (a spinner) never finish and are left out.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity).map((animation) => animation.finished)),
+  );
+}
+
 async function expectAxeClean(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.toast-viewport').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${where}`).toEqual([]);
@@ -102,6 +110,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
     const details = page.getByRole('dialog', { name: 'Combine details' });
     await expect(details.getByText('To card').first()).toBeAttached();
     await expectNoSidewaysScroll(page, 'history details');
+    await animationsFinished(page);
     await expectAxeClean(page, `history details (${name})`);
     if (name === 'phone') {
       // Every figure of a source stays on screen: the row becomes a stacked card.
@@ -117,6 +126,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
     await details2.click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectNoSidewaysScroll(page, 'card details');
+    await animationsFinished(page);
     await expectAxeClean(page, `card details (${name})`);
   });
 }
