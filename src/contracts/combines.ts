@@ -247,6 +247,8 @@ export const combineSummary = z.object({
   createdAt: z.string(),
   savedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
+  /** When a draft is deleted and its holds voided (decision 163); null for a combine that is no longer a draft. */
+  keptUntil: z.string().nullable(),
   card: z
     .object({ id: z.string(), status: z.string(), frozen: z.boolean(), remainingAmountCents: cents, originalAmountCents: cents, last4: z.string() })
     .nullable(),

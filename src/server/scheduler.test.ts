@@ -7,12 +7,21 @@ import { addDays, BILLING_PERIOD_DAYS } from '../core/dates';
 import { insertFundedCard, insertUser } from '../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../tests/helpers/test-db';
-import { cards, journals, subscriptionPayments, users } from './db/schema';
+import { cards, combineSources, combines, journals, moneyEffects, subscriptionPayments, users } from './db/schema';
+import type { Db } from './db/client';
 import { checkLedger } from './ledger/check-ledger';
 import { scheduledJobs } from './scheduler';
 
 const run = await requireEngine();
 const HOUR_MS = 60 * 60 * 1000;
+
+/** An in-progress draft with one pre-authorised card source (hold id `hold-<draft id>`). */
+async function insertDraft(db: Db, userId: string, times: { createdAt: Date; updatedAt: Date }): Promise<string> {
+  const [draft] = await db.insert(combines).values({ userId, status: 'in_progress', totalAmountCents: 5_000, baseAmountCents: 5_000, ...times }).returning({ id: combines.id });
+  if (!draft) throw new Error('draft insert returned nothing');
+  await db.insert(combineSources).values({ combineId: draft.id, userId, position: 0, type: 'credit', provider: 'visa', chargeCents: 5_000, authorizationId: `hold-${draft.id}` });
+  return draft.id;
+}
 
 describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine()})`, () => {
   let database: TestDatabase;
@@ -29,7 +38,7 @@ describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine
     await database?.drop();
   });
 
-  it('every job run three times on each of three instances at once: one renewal, one revert, one expiry each', async () => {
+  it('every job run three times on each of three instances at once: one renewal, one revert, one expiry, one void per old draft each', async () => {
     const db = database.db;
     const periodEnd = new Date(now.getTime() - HOUR_MS);
     const due = { subscription: 'premium', billingCycle: 'monthly', subscriptionPriceCents: 999, subscriptionPeriodEnd: periodEnd } as const;
@@ -38,7 +47,15 @@ describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine
     const owner = await insertUser(db);
     const expiring = await Promise.all(Array.from({ length: 4 }, () => insertFundedCard(db, owner, 1_000, { validUntil: new Date(now.getTime() - HOUR_MS) })));
 
+    // Decision 163: an old draft with a hold, and an unsaved one idle for two hours.
+    const oldDraft = await insertDraft(db, owner, { createdAt: addDays(now, -8), updatedAt: addDays(now, -8) });
+    const idleDraft = await insertDraft(db, owner, { createdAt: new Date(now.getTime() - 2 * HOUR_MS), updatedAt: new Date(now.getTime() - 2 * HOUR_MS) });
+
     await Promise.all(apps.flatMap(({ app }) => Array.from({ length: 3 }, () => Promise.all(scheduledJobs.map((job) => job.run(app))))));
+
+    expect(await db.select().from(combines).where(eq(combines.id, oldDraft))).toEqual([]);
+    expect(await db.select().from(moneyEffects).where(eq(moneyEffects.reference, `void:hold-${oldDraft}`))).toEqual([expect.objectContaining({ kind: 'void' })]);
+    expect(await db.select({ status: combines.status }).from(combines).where(eq(combines.id, idleDraft))).toEqual([{ status: 'incomplete' }]);
 
     const renewed = await db.select().from(users).where(inArray(users.id, renewing));
     for (const user of renewed) {

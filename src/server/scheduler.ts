@@ -5,6 +5,7 @@ import { purgeAuthState } from './features/auth/purge-auth-state';
 import { purgePasskeyChallenges } from './features/passkeys/passkey-challenges';
 import { processSubscriptionPeriodEnds } from './features/subscription/period-ends';
 import { purgeOutboxBodies } from './adapters/mailer';
+import { DRAFT_LIFETIME_INTERVAL_MS, settleDrafts } from './features/combines/draft-lifetime';
 
 export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyInstance): Promise<void> };
 
@@ -13,6 +14,8 @@ export type ScheduledJob = { name: string; intervalMs: number; run(app: FastifyI
 // (docs/scaling.md; scheduler.test.ts runs every job on three instances at once).
 export const scheduledJobs: ScheduledJob[] = [
   { name: 'expire-cards', intervalMs: EXPIRE_CARDS_INTERVAL_MS, run: async (app) => void (await expireCards(app.db, app.now())) },
+  // Unsaved drafts idle for an hour are saved for later; drafts past 7 days are deleted, their holds voided (decision 163).
+  { name: 'settle-drafts', intervalMs: DRAFT_LIFETIME_INTERVAL_MS, run: async (app) => void (await settleDrafts(app)) },
   { name: 'purge-idempotency-keys', intervalMs: 60 * 60 * 1000, run: (app) => purgeExpiredIdempotencyKeys(app.db, app.now()) },
   { name: 'deliver-outbox', intervalMs: 30 * 1000, run: async (app) => void (await app.adapters.mailer.flush()) },
   // A stored message's body (a reset link) is deleted after 24 hours, a delivered one's at once.

@@ -362,6 +362,8 @@ test.describe('create-card wizard', () => {
     const draft = page.locator('.draft-item').filter({ hasText: '$270.00' });
     await expect(draft).toContainText('2 sources');
     await expect(draft).toContainText('Step 4 of 6: BNPL Checkout');
+    // Decision 163: a draft is kept 7 days from its start; the list says until when.
+    await expect(draft.getByText('Kept until')).toBeVisible();
     await expectAxeClean(page, '/resume-combine');
     await draft.getByRole('button', { name: /Continue Combine/ }).click();
     await expect(toast(page, 'Redirecting to continue your combine...')).toBeVisible();

@@ -419,6 +419,8 @@ export const combines = pgTable(
   },
   (t) => [
     index('combines_user_status_idx').on(t.userId, t.status, t.createdAt),
+    // The draft-lifetime job's scan (decision 163): only drafts, which are few beside completed combines.
+    index('combines_open_drafts_idx').on(t.createdAt).where(sql`${t.status} in ('in_progress', 'incomplete')`),
     check('combines_status_check', sql`${t.status} in ('in_progress', 'incomplete', 'processing', 'completed', 'failed')`),
     check('combines_card_type_check', sql`${t.cardType} in ('general', 'single-use')`),
     check('combines_amounts_check', sql`${t.totalAmountCents} >= 0 and ${t.totalAmountCents} <= 5000000 and ${t.taxBufferCents} >= 0`),

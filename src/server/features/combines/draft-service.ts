@@ -10,6 +10,7 @@ import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '.
 import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
+import { draftKeptUntil } from '../../../core/draft-lifetime';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
@@ -21,7 +22,7 @@ import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow
 import { loadPricing, loadUser } from './pricing';
 
 export const MAX_SOURCES = 10;
-const DRAFT_STATUSES = ['in_progress', 'incomplete'] as const;
+export const DRAFT_STATUSES = ['in_progress', 'incomplete'] as const;
 export const NOT_A_DRAFT_MESSAGE = 'This combine is already completed and can no longer be changed.';
 export const ADD_SOURCE_FAILED = 'Failed to add payment source';
 
@@ -201,7 +202,7 @@ export async function deleteCombine(app: FastifyInstance, userId: string, combin
 }
 
 /** A void for every hold the sources made (the card's and the BNPL one-time card's). */
-function voidEffects(userId: string, combineId: string, sources: Array<{ authorizationId: string | null; bnplTransactionId: string | null }>): MoneyEffect[] {
+export function voidEffects(userId: string, combineId: string, sources: Array<{ authorizationId: string | null; bnplTransactionId: string | null }>): MoneyEffect[] {
   return sources
     .flatMap((s) => [s.authorizationId, s.bnplTransactionId])
     .filter((id): id is string => Boolean(id))
@@ -393,6 +394,7 @@ export async function listCombines(
     createdAt: c.createdAt.toISOString(),
     savedAt: c.savedAt ? c.savedAt.toISOString() : null,
     completedAt: c.completedAt ? c.completedAt.toISOString() : null,
+    keptUntil: (DRAFT_STATUSES as readonly string[]).includes(c.status) ? draftKeptUntil(c.createdAt).toISOString() : null,
     card: card
       ? { id: card.id, status: card.status, frozen: card.frozen, remainingAmountCents: card.remainingAmountCents, originalAmountCents: card.originalAmountCents, last4: card.last4 }
       : null,

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatUsd } from '../../../core/money';
 import { PROGRESS_STEP_COUNT, WIZARD_STEPS } from '../../../core/wizard';
+import { DRAFT_LIFETIME_DAYS } from '../../../core/draft-lifetime';
 import type { CombineSummary } from '../../../contracts/combines';
 import { errorMessage } from '../../lib/api';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -61,7 +62,7 @@ export default function ResumeCombinePage() {
     <section className="page drafts-page">
       <PageHeader
         title="Resume Combine"
-        description="Combines you saved for later. Continue where you left off: your amount and sources are kept."
+        description={`Combines you saved for later, or left unfinished for an hour. Continue where you left off: your amount and sources are kept for ${DRAFT_LIFETIME_DAYS} days from the start, then the combine is deleted and any holds on your cards released.`}
         actions={
           <ButtonLink to="/create-card" variant="secondary">
             <Icon name="card" size={18} />
@@ -94,7 +95,7 @@ export default function ResumeCombinePage() {
             </ButtonLink>
           }
         >
-          When you choose Save for Later in the card wizard, the combine waits here until you come back.
+          When you choose Save for Later in the card wizard, or leave a card unfinished, the combine waits here until you come back.
         </EmptyState>
       ) : (
         <ul className="draft-list">
@@ -117,6 +118,12 @@ export default function ResumeCombinePage() {
                     <dt>Progress</dt>
                     <dd>{stepLabel(draft.currentStep)}</dd>
                   </div>
+                  {draft.keptUntil ? (
+                    <div>
+                      <dt>Kept until</dt>
+                      <dd>{savedDate.format(new Date(draft.keptUntil))}</dd>
+                    </div>
+                  ) : null}
                 </dl>
               </div>
               <div className="draft-actions">

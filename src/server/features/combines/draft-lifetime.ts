@@ -1,0 +1,59 @@
+// The scheduled side of decision 163 (the rules are in core/draft-lifetime.ts): unsaved drafts
+// idle for an hour are saved for later, and drafts past their 7 days are deleted with their holds
+// voided, as the user's own Delete does. Both are safe to run on every instance at once: the save
+// is one guarded statement, and the deletion locks the drafts it takes and skips those another
+// instance (or a user's request) holds.
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { draftLifetimeCutoff, unsavedDraftIdleCutoff } from '../../../core/draft-lifetime';
+import { combineSources, combines } from '../../db/schema';
+import { enqueueEffects } from '../../effects/money-effects';
+import { DRAFT_STATUSES, voidEffects } from './draft-service';
+
+export const DRAFT_LIFETIME_INTERVAL_MS = 5 * 60 * 1000;
+/** Drafts deleted per transaction; a run goes on until a batch comes back short. */
+const DELETION_BATCH = 200;
+
+export async function settleDrafts(app: FastifyInstance): Promise<{ saved: number; deleted: number }> {
+  const now = app.now();
+  const saved = await app.db
+    .update(combines)
+    // saved_at is when the user last worked on it, which is what /resume-combine shows as "Saved".
+    .set({ status: 'incomplete', savedAt: sql`${combines.updatedAt}` })
+    .where(and(eq(combines.status, 'in_progress'), lt(combines.updatedAt, unsavedDraftIdleCutoff(now))))
+    .returning({ id: combines.id });
+
+  let deleted = 0;
+  for (;;) {
+    const batch = await deleteExpiredDrafts(app, draftLifetimeCutoff(now));
+    deleted += batch;
+    if (batch < DELETION_BATCH) break;
+  }
+  if (deleted > 0) app.effects.kick();
+  return { saved: saved.length, deleted };
+}
+
+async function deleteExpiredDrafts(app: FastifyInstance, startedBefore: Date): Promise<number> {
+  return app.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: combines.id, userId: combines.userId })
+      .from(combines)
+      .where(and(inArray(combines.status, [...DRAFT_STATUSES]), lt(combines.createdAt, startedBefore)))
+      .orderBy(asc(combines.createdAt))
+      .limit(DELETION_BATCH)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return 0;
+    const ids = due.map((d) => d.id);
+    const sources = await tx
+      .select({ combineId: combineSources.combineId, authorizationId: combineSources.authorizationId, bnplTransactionId: combineSources.bnplTransactionId })
+      .from(combineSources)
+      .where(inArray(combineSources.combineId, ids));
+    await tx.delete(combines).where(inArray(combines.id, ids));
+    // The holds are voided after the commit (DECISIONS §7), from the rows written with the delete.
+    await enqueueEffects(
+      tx,
+      due.flatMap((draft) => voidEffects(draft.userId, draft.id, sources.filter((s) => s.combineId === draft.id))),
+    );
+    return due.length;
+  });
+}
