@@ -209,7 +209,7 @@ test.describe('create-card wizard', () => {
     await expect(page.getByRole('button', { name: 'Back' })).toHaveCount(0);
   });
 
-  test('a reload reopens the draft: Sources with its source and what is left to fund, then the review (decision 160)', async ({ page, baseURL }) => {
+  test('a reload reopens the draft: Sources with its source and what is left to fund, then the review with its choices (decision 160)', async ({ page, baseURL }) => {
     await register(page, baseURL);
     await page.goto('/create-card');
     await enterAmount(page, '200', '0', 'Dollars ($)');
@@ -246,6 +246,20 @@ test.describe('create-card wizard', () => {
     await expect(page.getByTestId('quote-card-amount')).toHaveText('$199.90');
     await expect(page.locator('.breakdown-sources li').filter({ hasText: 'Visa •••• 4242' })).toContainText('$100.00');
     await expect(page.getByRole('button', { name: 'Create Virtual Card' })).toBeEnabled();
+
+    // The review's choices are kept with the draft: picked, reloaded, still picked.
+    await page.getByRole('radio', { name: /Single-use/ }).check();
+    await page.getByRole('radio', { name: /Visa •••• 4242/ }).check();
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$200.00');
+    await page.reload();
+    await expect(stepHeading(page, 'Review and create')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Single-use/ })).toBeChecked();
+    await expect(page.getByRole('radio', { name: /Visa •••• 4242/ })).toBeChecked();
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$200.00');
+    await page.getByRole('button', { name: 'Create Virtual Card' }).click();
+    await expectStep(page, 'Card Created Successfully', null);
+    await expect(page.getByTestId('card-amount')).toHaveText('$200.00');
+    await expect(page.getByText('Single-use', { exact: true })).toBeVisible();
   });
 
   test('a BNPL source goes through setup (3) and checkout (4) with the exact one-time card, and Back follows the BNPL rules', async ({ page, baseURL }) => {
