@@ -209,6 +209,59 @@ test.describe('create-card wizard', () => {
     await expect(page.getByRole('button', { name: 'Back' })).toHaveCount(0);
   });
 
+  test('a reload reopens the draft: Sources with its source and what is left to fund, then the review with its choices (decision 160)', async ({ page, baseURL }) => {
+    await register(page, baseURL);
+    await page.goto('/create-card');
+    await enterAmount(page, '200', '0', 'Dollars ($)');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expectStep(page, 'Sources', 'Step 2 of 6');
+    // $100.00 from a card: processor $3.20, product $1.00, net $95.80 of the $200.00.
+    await fillCardSource(page, { type: 'credit', provider: 'visa', amount: '100', number: VISA });
+    await page.getByRole('button', { name: 'Add Source' }).click();
+    await expectFigure(sourceItem(page, 'Visa •••• 4242'), 'Reaches your card', '$95.80');
+    await expect(page.getByTestId('remaining-to-fund')).toHaveText('$104.20');
+    await expect(page).toHaveURL(/\/create-card\?combine=[^&]+&step=2$/);
+    const draftAddress = page.url();
+
+    await page.reload();
+    await expect(stepHeading(page, 'Sources')).toBeVisible();
+    await expect(page).toHaveURL(draftAddress);
+    await expect(sourceItem(page, 'Visa •••• 4242')).toHaveCount(1);
+    await expectFigure(sourceItem(page, 'Visa •••• 4242'), 'Reaches your card', '$95.80');
+    await expect(page.getByTestId('remaining-to-fund')).toHaveText('$104.20');
+
+    // The same draft goes on: the rest from a second card, then the review.
+    await page.getByLabel('Source type').selectOption('debit');
+    await page.getByRole('button', { name: 'Charge the exact amount still needed' }).click();
+    await fillCardSource(page, { type: 'debit', provider: 'mastercard', number: MASTERCARD });
+    await page.getByRole('button', { name: 'Add Source' }).click();
+    await expect(page.getByTestId('remaining-to-fund')).toHaveText('$0.00');
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expectStep(page, 'Review and create', 'Step 5 of 6');
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$199.90');
+
+    await page.reload();
+    await expect(stepHeading(page, 'Review and create')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Card creation progress' }).getByText('Step 5 of 6')).toBeVisible();
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$199.90');
+    await expect(page.locator('.breakdown-sources li').filter({ hasText: 'Visa •••• 4242' })).toContainText('$100.00');
+    await expect(page.getByRole('button', { name: 'Create Virtual Card' })).toBeEnabled();
+
+    // The review's choices are kept with the draft: picked, reloaded, still picked.
+    await page.getByRole('radio', { name: /Single-use/ }).check();
+    await page.getByRole('radio', { name: /Visa •••• 4242/ }).check();
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$200.00');
+    await page.reload();
+    await expect(stepHeading(page, 'Review and create')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Single-use/ })).toBeChecked();
+    await expect(page.getByRole('radio', { name: /Visa •••• 4242/ })).toBeChecked();
+    await expect(page.getByTestId('quote-card-amount')).toHaveText('$200.00');
+    await page.getByRole('button', { name: 'Create Virtual Card' }).click();
+    await expectStep(page, 'Card Created Successfully', null);
+    await expect(page.getByTestId('card-amount')).toHaveText('$200.00');
+    await expect(page.getByText('Single-use', { exact: true })).toBeVisible();
+  });
+
   test('a BNPL source goes through setup (3) and checkout (4) with the exact one-time card, and Back follows the BNPL rules', async ({ page, baseURL }) => {
     await register(page, baseURL);
     await page.goto('/create-card');

@@ -1,6 +1,8 @@
 // A small in-memory stand-in for the combine API, for the wizard's component tests. Fees come from
 // the core (as on the server); what is not the point of these tests (promo, boosts, tokens) is
-// fixed. Each handler answers as the contract in src/contracts/combines.ts says.
+// fixed: a boost can be held and chosen, but its waiver of the fee is not figured. Each handler
+// answers as the contract in src/contracts/combines.ts says, and the quote, like the server's,
+// remembers the review's choices on the draft.
 import { bnplSourceFees, cardSourceFees, CREATION_FEE_CENTS, smallestChargeForNet } from '../../core/fees';
 import { computeCombineTotal } from '../../core/amount';
 import type { Combine, CombineSource, CompleteCombineResponse, Quote } from '../../contracts/combines';
@@ -14,12 +16,18 @@ export type FakeCombines = {
   combine: () => Combine;
   /** Makes the next pre-authorisation answer 402, as a declined card does. */
   declineNext: () => void;
+  /** Makes the next quote answer 503, as an unavailable server does; nothing is remembered. */
+  failNextQuote: () => void;
   completed: () => number;
 };
 
-export function fakeCombines(options: { remaining?: number | null } = {}): FakeCombines {
+type Choices = { useBoost: boolean; creationFeeSourceIdx: number; cardType: 'general' | 'single-use' };
+
+export function fakeCombines(options: { remaining?: number | null; boostsAvailable?: number } = {}): FakeCombines {
   let combine: Combine | null = null;
   let decline = false;
+  let failQuote = false;
+  const boostsAvailable = options.boostsAvailable ?? 0;
   let completed = 0;
   let nextSource = 1;
 
@@ -45,7 +53,7 @@ export function fakeCombines(options: { remaining?: number | null } = {}): FakeC
     return { ...combine, funding: funding(combine, combine.sources) };
   };
 
-  const quote = (choices: { creationFeeSourceIdx: number; cardType: 'general' | 'single-use' }): Quote => {
+  const quote = (choices: Choices): Quote => {
     const c = current();
     const onCard = choices.creationFeeSourceIdx === -1;
     const sources = c.sources.map((s, index) => {
@@ -73,8 +81,8 @@ export function fakeCombines(options: { remaining?: number | null } = {}): FakeC
       productFeePpm: PPM,
       promoApplies: false,
       promoClaim: false,
-      boostUsed: false,
-      boost: { available: 0, used: 0, usable: false, message: null },
+      boostUsed: choices.useBoost && boostsAvailable > 0,
+      boost: { available: boostsAvailable, used: 0, usable: boostsAvailable > 0, message: null },
       cardType: choices.cardType,
       totalCents: c.totalAmountCents,
       taxBufferCents: c.taxBufferCents,
@@ -178,13 +186,21 @@ export function fakeCombines(options: { remaining?: number | null } = {}): FakeC
       combine = { ...c, sources, bnplCheckoutCompleted: sources.every((s) => s.type !== 'bnpl' || s.bnplCardLast4 !== null) };
       return { body: current() };
     },
-    'POST /api/combines/combine-1/quote': ({ body }) => ({ body: quote(body as { creationFeeSourceIdx: number; cardType: 'general' | 'single-use' }) }),
+    'POST /api/combines/combine-1/quote': ({ body }) => {
+      if (failQuote) {
+        failQuote = false;
+        return { status: 503, body: { error: { code: 'service_unavailable', message: 'Service unavailable.' } } };
+      }
+      const { useBoost, creationFeeSourceIdx, cardType } = body as Choices;
+      combine = { ...current(), useBoost, creationFeeSourceIdx, cardType };
+      return { body: quote({ useBoost, creationFeeSourceIdx, cardType }) };
+    },
     'POST /api/combines/combine-1/save': () => {
       combine = { ...current(), status: 'incomplete', savedAt: NOW };
       return { body: current() };
     },
     'POST /api/combines/combine-1/complete': ({ body }) => {
-      const request = body as { creationFeeSourceIdx: number; cardType: 'general' | 'single-use' };
+      const request = body as Choices;
       const q = quote(request);
       completed += 1;
       combine = { ...current(), status: 'completed', completedAt: NOW };
@@ -215,5 +231,5 @@ export function fakeCombines(options: { remaining?: number | null } = {}): FakeC
     },
   };
   // Also answer the sources path with a trailing id for the wildcard (DELETE not needed here).
-  return { routes, combine: current, declineNext: () => (decline = true), completed: () => completed };
+  return { routes, combine: current, declineNext: () => (decline = true), failNextQuote: () => (failQuote = true), completed: () => completed };
 }

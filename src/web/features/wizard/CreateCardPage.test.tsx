@@ -7,7 +7,7 @@ import { fakeCombines } from '../../test/fake-combines';
 
 // The create-card wizard driven as a user would, against a fake combine API (fees from the core).
 
-function setup(options: { remaining?: number | null } = {}) {
+function setup(options: { remaining?: number | null; boostsAvailable?: number } = {}) {
   const server = fakeCombines(options);
   const api = fakeApi({ 'GET /api/session': { body: { signedIn: true, profile: profileFixture() } }, ...server.routes });
   const page = renderPage(<CreateCardPage />, { path: '/create-card' });
@@ -208,6 +208,46 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(await heading('Sources')).toBeTruthy();
     expect(screen.getByText(/Visa •••• 4242/)).toBeTruthy();
+  });
+
+  it('the review’s choices are kept with the draft: a reload shows them as last picked (decision 160)', async () => {
+    const { user, router, unmount } = setup({ boostsAvailable: 1 });
+    await toSources(user);
+    await addCard(user);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await user.click(screen.getByRole('radio', { name: /Single-use/ }));
+    await user.click(screen.getByLabelText('Use a boost to waive the product fee'));
+    await user.click(screen.getByRole('radio', { name: /Visa •••• 4242/ }));
+    // The figures of the last pick: the creation fee on the source leaves the card the full $100.00.
+    await waitFor(() => expect(screen.getByTestId('quote-card-amount').textContent).toBe('$100.00'));
+
+    const address = `${router.state.location.pathname}${router.state.location.search}`;
+    unmount();
+    renderPage(<CreateCardPage />, { path: address });
+    expect(await heading('Review and create')).toBeTruthy();
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$100.00');
+    expect(screen.getByRole('radio', { name: /Single-use/ })).toHaveProperty('checked', true);
+    expect(screen.getByLabelText('Use a boost to waive the product fee')).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: /Visa •••• 4242/ })).toHaveProperty('checked', true);
+  });
+
+  it('a pick whose figures fail to load is not lost: Retry shows it again with its figures', async () => {
+    const { user, server } = setup();
+    await toSources(user);
+    await addCard(user);
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    server.failNextQuote();
+    await user.click(screen.getByRole('radio', { name: /Visa •••• 4242/ }));
+    expect(await screen.findByRole('heading', { name: 'Failed to load the fee breakdown' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /Retry/ }));
+    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$100.00');
+    expect(screen.getByRole('radio', { name: /Visa •••• 4242/ })).toHaveProperty('checked', true);
   });
 
   it('an address naming a draft it cannot be on any more reopens the nearest step it can', async () => {

@@ -25,6 +25,8 @@ import { WizardActions } from './WizardActions';
 export function ReviewStep({ wizard }: { wizard: Wizard }) {
   const { combine, state, actions, view, pending } = wizard;
   const isFinal = view.primaryAction === 'create_card';
+  // Each pick asks again, and the server's quote stores the choices on the draft: a reload shows
+  // them as last picked (decision 160).
   const quoteQuery = useQuote(state.combineId, state.choices, combine ? quoteFingerprint(combine) : '', combine !== null);
   // After a 409 quote_changed the server's new figures are what the user must review.
   const quote = state.changedQuote ?? quoteQuery.data ?? null;
