@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  creationFeeIndexAfterRemoval,
   attemptFingerprint,
   initialWizardState,
   keyForAttempt,
@@ -181,5 +182,15 @@ describe('one Idempotency-Key per Create attempt', () => {
     const changed = wizardReducer({ ...initialWizardState(), step: 6, combineId: 'combine-1' }, { type: 'quote_changed', quote: { ...quote, cardAmountCents: 9_800 } });
     const atSources = wizardReducer(changed, { type: 'step_changed', step: 2 });
     expect(atSources).toMatchObject({ step: 2, changedQuote: null });
+  });
+});
+
+describe('creationFeeIndexAfterRemoval: the fee choice follows its source when another is removed', () => {
+  it('moves up with its source, stays before the removed one, and falls back to the new card when its own source goes', () => {
+    expect(creationFeeIndexAfterRemoval(1, 0)).toBe(0);
+    expect(creationFeeIndexAfterRemoval(2, 0)).toBe(1);
+    expect(creationFeeIndexAfterRemoval(0, 1)).toBe(0);
+    expect(creationFeeIndexAfterRemoval(1, 1)).toBe(-1);
+    expect(creationFeeIndexAfterRemoval(-1, 0)).toBe(-1);
   });
 });

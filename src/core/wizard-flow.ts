@@ -66,6 +66,16 @@ export interface WizardUiState<TResult = unknown, TQuote extends QuoteFigures = 
 
 export const INITIAL_CHOICES: ReviewChoices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
 
+/**
+ * The creation-fee choice after the source at `removedIndex` is removed: the sources after it move
+ * up one place, so the choice follows its source; if its source is the one removed, the new card
+ * pays (-1). The server renumbers the stored choice and the wizard its own by this one rule.
+ */
+export function creationFeeIndexAfterRemoval(creationFeeSourceIdx: number, removedIndex: number): number {
+  if (creationFeeSourceIdx === removedIndex) return -1;
+  return creationFeeSourceIdx > removedIndex ? creationFeeSourceIdx - 1 : creationFeeSourceIdx;
+}
+
 export function initialWizardState<TResult = unknown, TQuote extends QuoteFigures = QuoteFigures>(
   prefill: SourcePrefill | null = null,
 ): WizardUiState<TResult, TQuote> {

@@ -5,6 +5,7 @@
 // remembers the review's choices on the draft.
 import { bnplSourceFees, cardSourceFees, CREATION_FEE_CENTS, smallestChargeForNet } from '../../core/fees';
 import { computeCombineTotal } from '../../core/amount';
+import { creationFeeIndexAfterRemoval } from '../../core/wizard-flow';
 import type { Combine, CombineSource, CompleteCombineResponse, Quote } from '../../contracts/combines';
 import type { FakeRoutes } from './render';
 
@@ -177,6 +178,15 @@ export function fakeCombines(options: { remaining?: number | null; boostsAvailab
       const bnplAdded = input.type === 'bnpl' && !c.sources.some((s) => s.type === 'bnpl');
       combine = { ...c, sources: [...c.sources, source], ...(bnplAdded ? { bnplStepCompleted: false, bnplCheckoutCompleted: false } : {}) };
       return { status: 201, body: current() };
+    },
+    'DELETE /api/combines/combine-1/sources/*': ({ url }) => {
+      const sourceId = url.pathname.split('/')[5];
+      const c = current();
+      const index = c.sources.findIndex((s) => s.id === sourceId);
+      if (index === -1) return { status: 404, body: { error: { code: 'not_found', message: 'Payment source not found.' } } };
+      const sources = c.sources.filter((s) => s.id !== sourceId).map((s, position) => ({ ...s, position }));
+      combine = { ...c, sources, creationFeeSourceIdx: creationFeeIndexAfterRemoval(c.creationFeeSourceIdx, index) };
+      return { body: current() };
     },
     'POST /api/combines/combine-1/sources/*/bnpl-card': ({ url, body }) => {
       const sourceId = url.pathname.split('/')[5];

@@ -11,6 +11,7 @@ import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
 import { draftKeptUntil } from '../../../core/draft-lifetime';
+import { creationFeeIndexAfterRemoval } from '../../../core/wizard-flow';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
@@ -311,8 +312,7 @@ export async function removeSource(app: FastifyInstance, userId: string, combine
       .update(combines)
       .set({
         updatedAt: app.now(),
-        // Indexes shift when a source goes: the fee payer falls back to the card rather than moving to another source.
-        creationFeeSourceIdx: row.creationFeeSourceIdx === index ? -1 : row.creationFeeSourceIdx > index ? row.creationFeeSourceIdx - 1 : row.creationFeeSourceIdx,
+        creationFeeSourceIdx: creationFeeIndexAfterRemoval(row.creationFeeSourceIdx, index),
         bnplStepCompleted: hasBnpl ? row.bnplStepCompleted : false,
         bnplCheckoutCompleted: hasBnpl ? remaining.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken) : false,
       })

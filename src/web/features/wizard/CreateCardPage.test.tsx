@@ -234,6 +234,31 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(screen.getByRole('radio', { name: /Visa •••• 4242/ })).toHaveProperty('checked', true);
   });
 
+  it('a source removed before the one paying the creation fee: the choice stays with its card', async () => {
+    const { user } = setup();
+    await toSources(user);
+    await addCard(user, { amount: '40', number: '4242424242424242' });
+    await screen.findByText(/Visa •••• 4242/);
+    await addCard(user, { amount: '40', number: '4111111111111111' });
+    await screen.findByText(/Visa •••• 1111/);
+    await addCard(user, { number: '4012888888881881' });
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    await user.click(await screen.findByRole('radio', { name: /Visa •••• 1111/ }));
+
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await heading('Sources');
+    await user.click(screen.getByRole('button', { name: /Remove Visa •••• 4242/ }));
+    await waitFor(() => expect(screen.queryByText(/Visa •••• 4242/)).toBeNull());
+    await addCard(user, { number: '4000056655665556' });
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('Review and create');
+    await waitFor(() => expect(screen.getByRole('radio', { name: /Visa •••• 1111/ })).toHaveProperty('checked', true));
+    expect(screen.getByRole('radio', { name: /Visa •••• 1881/ })).toHaveProperty('checked', false);
+  });
+
   it('a pick whose figures fail to load is not lost: Retry shows it again with its figures', async () => {
     const { user, server } = setup();
     await toSources(user);

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import type { BufferMode } from '../../../core/amount';
 import { nextStep, previousStep, stepView } from '../../../core/wizard';
 import type { StepView, WizardStep } from '../../../core/wizard';
-import { attemptFingerprint, initialWizardState, keyForAttempt, machineState, quoteFingerprint, sourcesFunding, wizardReducer } from '../../../core/wizard-flow';
+import { attemptFingerprint, creationFeeIndexAfterRemoval, initialWizardState, keyForAttempt, machineState, quoteFingerprint, sourcesFunding, wizardReducer } from '../../../core/wizard-flow';
 import type { ReviewChoices, SourcePrefill, WizardUiState as CoreWizardUiState } from '../../../core/wizard-flow';
 import type { AddSourceRequest, CompleteCombineResponse, Quote } from '../../../contracts/combines';
 import { ApiError, newIdempotencyKey } from '../../lib/api';
@@ -158,15 +158,20 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   const removeSource = useCallback(
     async (sourceId: string): Promise<boolean> => {
       if (!state.combineId) return false;
+      const removedIndex = combine?.sources.findIndex((s) => s.id === sourceId) ?? -1;
       try {
         await removeSourceMutation.mutateAsync({ id: state.combineId, sourceId });
+        // The sources after the removed one move up: the fee choice follows its source, as on the server.
+        if (removedIndex !== -1) {
+          dispatch({ type: 'choices_changed', choices: { creationFeeSourceIdx: creationFeeIndexAfterRemoval(state.choices.creationFeeSourceIdx, removedIndex) } });
+        }
         return true;
       } catch (error) {
         toast.error(refusalMessage(error, WIZARD_MESSAGES.removeFailed));
         return false;
       }
     },
-    [state.combineId, removeSourceMutation, toast],
+    [state.combineId, combine, state.choices.creationFeeSourceIdx, removeSourceMutation, toast],
   );
 
   const continueFromSources = useCallback(() => {
