@@ -62,7 +62,7 @@ export default function ResumeCombinePage() {
     <section className="page drafts-page">
       <PageHeader
         title="Resume Combine"
-        description={`Combines you saved for later, or left unfinished for an hour. Continue where you left off: your amount and sources are kept for ${DRAFT_LIFETIME_DAYS} days from the start, then the combine is deleted and any holds on your cards released.`}
+        description={`Combines you saved for later, or left unfinished for an hour. Each is kept ${DRAFT_LIFETIME_DAYS} days from its start, then deleted and any holds on your cards released.`}
         actions={
           <ButtonLink to="/create-card" variant="secondary">
             <Icon name="card" size={18} />
