@@ -31,6 +31,16 @@ async function toSources(user: ReturnType<typeof setup>['user']) {
   await heading('Sources');
 }
 
+/** Step 1 with $100.00, one Visa charging what is needed, then on to the review ($99.90 on the card). */
+async function toReview(user: ReturnType<typeof setup>['user']) {
+  await toSources(user);
+  await addCard(user);
+  await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await heading('Review and create');
+  expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+}
+
 async function addCard(user: ReturnType<typeof setup>['user'], options: { number?: string; amount?: string } = {}) {
   await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
   await user.selectOptions(screen.getByLabelText(/^Provider/), 'visa');
@@ -212,12 +222,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('the review’s choices are kept with the draft: a reload shows them as last picked (decision 160)', async () => {
     const { user, router, unmount } = setup({ boostsAvailable: 1 });
-    await toSources(user);
-    await addCard(user);
-    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Review and create');
-    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await toReview(user);
     await user.click(screen.getByRole('radio', { name: /Single-use/ }));
     await user.click(screen.getByLabelText('Use a boost to waive the product fee'));
     await user.click(screen.getByRole('radio', { name: /Visa •••• 4242/ }));
@@ -261,12 +266,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
 
   it('a pick whose figures fail to load is not lost: Retry shows it again with its figures', async () => {
     const { user, server } = setup();
-    await toSources(user);
-    await addCard(user);
-    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await heading('Review and create');
-    expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
+    await toReview(user);
     server.failNextQuote();
     await user.click(screen.getByRole('radio', { name: /Visa •••• 4242/ }));
     expect(await screen.findByRole('heading', { name: 'Failed to load the fee breakdown' })).toBeTruthy();
