@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'two_factor_already_enabled', // 409
   'two_factor_not_enabled', // 409
   'two_factor_setup_expired', // 409
+  'current_session', // 409: the session making the request cannot be ended from the device list (Logout does that)
   // Passkeys (docs/decisions/090)
   'passkey_challenge_expired', // 400: no live challenge for this answer (expired, used, or never asked)
   'passkey_not_recognised', // 401/400: no such passkey (removed, or another account's)

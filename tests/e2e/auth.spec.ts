@@ -234,6 +234,58 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
+  test('signed-in devices: ending a second browser’s session from Settings → Security sends it to /login at its next navigation', async ({ page, browser, baseURL }) => {
+    const email = uniqueEmail('devices');
+    await createAccount(page.request, baseURL, email);
+
+    // A second browser (an iPhone, by its user agent) signs in to the same account.
+    const phoneContext = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    });
+    try {
+      const phone = await phoneContext.newPage();
+      await phone.goto('/login');
+      await signIn(phone, email, PASSWORD);
+      await expect(phone).toHaveURL(/\/dashboard$/);
+
+      // The first browser, on a 375 px phone screen, sees both; this one marked.
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto('/settings?tab=security');
+      const devices = page.getByRole('list', { name: 'Your signed-in devices' });
+      await expect(devices.getByRole('listitem')).toHaveCount(2);
+      const thisDevice = devices.getByRole('listitem').filter({ hasText: 'This device' });
+      await expect(thisDevice).toContainText('Chrome on Linux');
+      await expect(thisDevice.getByRole('button')).toHaveCount(0);
+      await expect(devices.getByRole('listitem').filter({ hasText: 'Safari on iPhone' })).toContainText('Last active');
+      const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(scrollWidth, 'no sideways scroll at 375 px').toBeLessThanOrEqual(clientWidth);
+      await expectAxeClean(page, '/settings security, signed-in devices');
+
+      // Sign out the phone, after a confirmation (signed in a moment ago: no password asked).
+      await page.getByRole('button', { name: 'Sign out Safari on iPhone' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Sign out Safari on iPhone?' });
+      await expect(confirm).toContainText('This device stays signed in.');
+      await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity).map((animation) => animation.finished)));
+      await expectAxeClean(page, '/settings security, sign out a device');
+      await confirm.getByRole('button', { name: 'Sign out device' }).click();
+      await expect(toast(page, 'Signed out Safari on iPhone')).toBeVisible();
+      await expect(devices.getByRole('listitem')).toHaveCount(1);
+      await expect(page.getByText('No other device is signed in.')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Signed-in devices' })).toBeFocused();
+
+      // The phone's next navigation (inside the app, no reload) lands on /login, with the way back.
+      await phone.getByRole('navigation', { name: 'Account menu' }).getByRole('link', { name: 'My Cards' }).click();
+      await expect(phone).toHaveURL(/\/login\?next=%2Fmy-cards$/);
+      await expect(phone.getByRole('heading', { level: 1 })).toBeVisible();
+      expect((await phoneContext.cookies()).find((c) => c.name === 'pw_session')).toBeUndefined();
+      // The first browser is still signed in.
+      await page.reload();
+      await expect(page.getByRole('tab', { name: 'Security', selected: true })).toBeVisible();
+    } finally {
+      await phoneContext.close();
+    }
+  });
+
   test('axe finds nothing on the account pages', async ({ page, baseURL }) => {
     for (const path of ['/login', '/register', '/reset-password', '/reset-password/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/reset-password/confirm', '/dev/mailbox', '/unlock-two-factor?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/unlock-two-factor']) {
       await page.goto(path);

@@ -144,6 +144,8 @@ export async function createSession(
     passwordEntered?: boolean;
     /** When the password was last entered, if not now (a rotated session keeps its predecessor's). */
     reauthenticatedAt?: Date | null;
+    /** When the device signed in, if not now: a rotated session keeps its predecessor's (the device list shows it). */
+    signedInAt?: Date;
   },
 ): Promise<NewSession> {
   const token = newToken();
@@ -154,7 +156,7 @@ export async function createSession(
       userId: input.userId,
       tokenHash: hashToken(token),
       remember: input.remember,
-      createdAt: input.now,
+      createdAt: input.signedInAt ?? input.now,
       lastSeenAt: input.now,
       expiresAt,
       reauthenticatedAt: input.passwordEntered ? input.now : (input.reauthenticatedAt ?? null),
@@ -174,6 +176,17 @@ export async function deleteSession(db: DbOrTx, sessionId: string): Promise<void
   changed(db, { kind: 'session', sessionId });
 }
 
+/** Ends one session of the user's own, never another user's. False when the user has no such session. */
+export async function deleteSessionOfUser(db: DbOrTx, userId: string, sessionId: string): Promise<boolean> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  if (rows.length === 0) return false;
+  changed(db, { kind: 'session', sessionId });
+  return true;
+}
+
 /** Ends every session of the user, or every one but `keepSessionId`. Returns how many ended. */
 export async function deleteUserSessions(db: DbOrTx, userId: string, keepSessionId?: string): Promise<number> {
   const where = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
@@ -186,8 +199,9 @@ export async function deleteUserSessions(db: DbOrTx, userId: string, keepSession
  * Re-authentication rotates the session (DECISIONS §6): after the user proved again who they
  * are (password, authenticator code), the session they had is deleted and a new one, with a new
  * token, takes its place; the answer carries the new cookie. Whoever copied the old cookie holds
- * nothing. The new session keeps the old one's remember-me choice; `passwordEntered` marks the
- * password as entered now (for requireRecentPassword), otherwise the old mark is carried over.
+ * nothing. The new session keeps the old one's remember-me choice and sign-in time (what the
+ * device list shows); `passwordEntered` marks the password as entered now (for
+ * requireRecentPassword), otherwise the old mark is carried over.
  */
 export async function rotateSession(request: FastifyRequest, reply: FastifyReply, input: { passwordEntered: boolean }): Promise<SessionAuth> {
   const auth = requireUser(request);
@@ -206,6 +220,7 @@ export async function rotateSession(request: FastifyRequest, reply: FastifyReply
       userAgent: request.headers['user-agent'],
       passwordEntered: input.passwordEntered,
       reauthenticatedAt: old.reauthenticatedAt,
+      signedInAt: old.createdAt,
     });
   });
   setSessionCookie(request, reply, session);

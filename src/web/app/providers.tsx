@@ -1,13 +1,31 @@
 import type { ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '../lib/api';
+import { sessionQueryKey } from '../lib/session';
 import { ToastProvider } from '../ui/toast';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // Money screens must show what the server says now, but without hammering it on every focus.
-    queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false },
-  },
-});
+// A request answered 401 `unauthorized` means the session is gone: signed out elsewhere, ended from
+// another device (decision 164), expired. Reading the session again lets RequireAuth send the
+// user to /login (and back here after signing in) instead of leaving the page full of errors.
+// When the session is in fact still there, the read changes nothing.
+export function createQueryClient(): QueryClient {
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401 && error.code === 'unauthorized') {
+      void client.invalidateQueries({ queryKey: sessionQueryKey, exact: true });
+    }
+  };
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: {
+      // Money screens must show what the server says now, but without hammering it on every focus.
+      queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false },
+    },
+  });
+  return client;
+}
+
+const queryClient = createQueryClient();
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (

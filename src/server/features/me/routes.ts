@@ -11,12 +11,14 @@ import { deliverMailSoon } from '../../lib/mail';
 import { changeEmail } from './change-email';
 import { changePassword } from './change-password';
 import { loadProfile } from '../auth';
+import { sessionListRoutes } from './session-list-routes';
 import { twoFactorRoutes } from './two-factor-routes';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse } as const;
 
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(twoFactorRoutes);
+  await app.register(sessionListRoutes);
 
   app.get(
     '/me',

@@ -53,10 +53,18 @@ export async function reauthenticateWithPasskey(
     throw error;
   }
   return inTransaction(db, async (tx) => {
-    const [current] = await tx.select({ remember: sessions.remember }).from(sessions).where(eq(sessions.id, input.sessionId));
+    const [current] = await tx.select({ remember: sessions.remember, createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, input.sessionId));
     if (!current) throw unauthorized();
     await deleteSession(tx, input.sessionId);
-    const session = await createSession(tx, { userId: input.userId, remember: current.remember, now: input.now, ip: input.ip, userAgent: input.userAgent, passwordEntered: true });
+    const session = await createSession(tx, {
+      userId: input.userId,
+      remember: current.remember,
+      now: input.now,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      passwordEntered: true,
+      signedInAt: current.createdAt,
+    });
     await audit(tx, { userId: input.userId, event: 'reauthenticated', ip: input.ip, details: { method: 'passkey', passkeyId: row.id }, at: input.now });
     return session;
   });

@@ -10,8 +10,8 @@ import { answerPasskeyRequest, createPasskey } from '../../../lib/passkeys';
 // Not under ['me']: signing in as someone else must drop it with the rest of the cache.
 export const passkeysQueryKey = ['passkeys'] as const;
 
-export function usePasskeys() {
-  return useQuery({ queryKey: passkeysQueryKey, queryFn: async () => (await api<PasskeyList>('/api/me/passkeys')).passkeys });
+export function usePasskeys(options: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: passkeysQueryKey, queryFn: async () => (await api<PasskeyList>('/api/me/passkeys')).passkeys, enabled: options.enabled ?? true });
 }
 
 function useRefresh() {

@@ -10,11 +10,12 @@ import { useToast } from '../../../ui/toast';
 import { useSession } from '../../../lib/session';
 import { useChangePassword } from '../api/account';
 import { PasskeysPanel } from './PasskeysPanel';
+import { SignedInDevicesPanel } from './SignedInDevicesPanel';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 const EMPTY: ChangePasswordFormValues = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
 
-/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in and passkeys. */
+/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in, passkeys and signed-in devices. */
 export function SecurityTab() {
   const { profile } = useSession();
   const toast = useToast();
@@ -58,6 +59,7 @@ export function SecurityTab() {
       </Form>
       <TwoFactorPanel enabled={profile?.twoFactorEnabled ?? false} />
       <PasskeysPanel />
+      <SignedInDevicesPanel />
     </div>
   );
 }
