@@ -8,9 +8,11 @@ import { ToastProvider } from '../ui/toast';
 // another device (decision 164), expired. Reading the session again lets RequireAuth send the
 // user to /login (and back here after signing in) instead of leaving the page full of errors.
 // When the session is in fact still there, the read changes nothing.
+const isSessionGone = (error: unknown) => error instanceof ApiError && error.status === 401 && error.code === 'unauthorized';
+
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 401 && error.code === 'unauthorized') {
+    if (isSessionGone(error)) {
       void client.invalidateQueries({ queryKey: sessionQueryKey, exact: true });
     }
   };
@@ -19,7 +21,8 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       // Money screens must show what the server says now, but without hammering it on every focus.
-      queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false },
+      // A 401 is not retried: the session is gone, and the read above takes the user to sign in at once.
+      queries: { staleTime: 10_000, retry: (failures, error) => failures < 1 && !isSessionGone(error), refetchOnWindowFocus: false },
     },
   });
   return client;

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { reauthenticateRequest } from '../../../../contracts/auth';
 import { passkeyNameForm, type Passkey } from '../../../../contracts/passkeys';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../../lib/passkeys';
@@ -12,8 +11,8 @@ import { Modal } from '../../../ui/Modal';
 import { Notice } from '../../../ui/Notice';
 import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
-import { useReauthenticate } from '../api/two-factor';
-import { useAddPasskey, usePasskeys, useReauthenticateWithPasskey, useRemovePasskey, useRenamePasskey } from '../api/passkeys';
+import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys';
+import { ReauthenticateModal } from './ReauthenticateModal';
 import '../passkeys.css';
 
 // Settings → Security → Passkeys (docs/decisions/090, 091): the account's passkeys with when
@@ -39,12 +38,9 @@ export function PasskeysPanel() {
   const add = useAddPasskey();
   const rename = useRenamePasskey();
   const remove = useRemovePasskey();
-  const reauth = useReauthenticate();
-  const reauthWithPasskey = useReauthenticateWithPasskey();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const nameForm = useZodForm(passkeyNameForm, { defaultValues: { name: '' } });
-  const passwordForm = useZodForm(reauthenticateRequest, { defaultValues: { password: '' } });
   const supported = passkeysSupported();
   const passkeys = list.data ?? [];
 
@@ -52,7 +48,6 @@ export function PasskeysPanel() {
     setProblem(null);
     if (next?.kind === 'add') nameForm.reset({ name: '' });
     if (next?.kind === 'rename') nameForm.reset({ name: next.passkey.name });
-    if (next?.kind === 'reauth') passwordForm.reset({ password: '' });
     setDialog(next);
   }
 
@@ -99,27 +94,6 @@ export function PasskeysPanel() {
       setDialog({ kind: 'remove', passkey: retry.passkey });
       await removeNow(retry.passkey);
     }
-  }
-
-  async function confirmPassword(retry: Extract<Dialog, { kind: 'reauth' }>['retry'], password: string) {
-    try {
-      await reauth.mutateAsync(password);
-    } catch (error) {
-      passwordForm.setError('password', { message: errorMessage(error, 'That password is incorrect. Please try again.') });
-      return;
-    }
-    await retryAfterReauth(retry);
-  }
-
-  async function confirmWithPasskey(retry: Extract<Dialog, { kind: 'reauth' }>['retry']) {
-    setProblem(null);
-    try {
-      await reauthWithPasskey.mutateAsync();
-    } catch (error) {
-      setProblem(passkeyErrorMessage(error, 'Could not confirm with your passkey. Please try again.'));
-      return;
-    }
-    await retryAfterReauth(retry);
   }
 
   const problemNotice = problem && (
@@ -206,41 +180,18 @@ export function PasskeysPanel() {
         </Form>
       </Modal>
 
-      <Modal
+      <ReauthenticateModal
         open={dialog?.kind === 'reauth'}
         onOpenChange={(isOpen) => !isOpen && open(null)}
-        title="Confirm it’s you"
         description={
           dialog?.kind === 'reauth' && dialog.retry.kind === 'remove'
             ? 'For your security, enter your password again before removing a passkey.'
             : 'For your security, enter your password again before adding a passkey.'
         }
-        size="sm"
-      >
-        {problemNotice}
-        {dialog?.kind === 'reauth' && (
-          <>
-            {/* Before the field: a message the field shows when it loses focus cannot move it away. */}
-            {supported && passkeys.length > 0 && (
-              <Button variant="secondary" block onClick={() => void confirmWithPasskey(dialog.retry)} loading={reauthWithPasskey.isPending} loadingText="Waiting for your passkey...">
-                <Icon d={PASSKEY_ICON_PATH} size={18} />
-                Use a passkey instead
-              </Button>
-            )}
-            <Form form={passwordForm} onSubmit={({ password }) => confirmPassword(dialog.retry, password)} aria-label="Confirm your password">
-              <TextField name="password" label="Password" type="password" autoComplete="current-password" required />
-              <div className="button-row modal-form-buttons">
-                <Button variant="secondary" onClick={() => open(null)}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={reauth.isPending}>
-                  Continue
-                </Button>
-              </div>
-            </Form>
-          </>
-        )}
-      </Modal>
+        onConfirmed={async () => {
+          if (dialog?.kind === 'reauth') await retryAfterReauth(dialog.retry);
+        }}
+      />
 
       <ConfirmModal
         open={dialog?.kind === 'remove'}
