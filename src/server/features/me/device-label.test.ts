@@ -53,7 +53,10 @@ describe('maskedIp: enough to recognise a network, not a household', () => {
     ['2001:db8:85a3::8a2e:370:7334', '2001:db8:85a3:x:x:x:x:x'],
     ['2001:0DB8:0000:0042:0000:8A2E:0370:7334', '2001:db8:0:x:x:x:x:x'],
     ['2001:db8::', '2001:db8:0:x:x:x:x:x'],
-    ['::1', '0:0:0:x:x:x:x:x'],
+    ['::1', 'this computer'],
+    ['127.0.0.1', 'this computer'],
+    ['::ffff:127.0.0.1', 'this computer'],
+    ['::2', '0:0:0:x:x:x:x:x'],
     ['fe80::1%eth0', 'fe80:0:0:x:x:x:x:x'],
     ['64:ff9b::203.0.113.7', '64:ff9b:0:x:x:x:x:x'],
   ])('%s → %s', (ip, masked) => {

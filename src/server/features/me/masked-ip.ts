@@ -24,21 +24,25 @@ function ipv6Groups(address: string): number[] | null {
 }
 
 const maskIpv4 = (address: string) => `${address.split('.').slice(0, 3).join('.')}.x`;
+/** A session from the server's own machine (a demo on localhost): masking "127.0.0.1" tells no one anything. */
+export const LOOPBACK_LABEL = 'this computer';
+const maskIpv4OrLoopback = (address: string) => (address.startsWith('127.') ? LOOPBACK_LABEL : maskIpv4(address));
 
 /** The address partly masked, or null when none was stored or it is not an IP address. */
 export function maskedIp(ip: string | null | undefined): string | null {
   if (!ip) return null;
   // A scoped link-local address carries its interface ("fe80::1%eth0"): not part of the address.
   const address = ip.split('%')[0] ?? '';
-  if (isIPv4(address)) return maskIpv4(address);
+  if (isIPv4(address)) return maskIpv4OrLoopback(address);
   if (!isIPv6(address)) return null;
   const groups = ipv6Groups(address.toLowerCase());
   if (!groups) return null;
   // An IPv4 client seen through a dual-stack socket (::ffff:203.0.113.7) is an IPv4 client.
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     const [high = 0, low = 0] = groups.slice(6);
-    return maskIpv4(`${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`);
+    return maskIpv4OrLoopback(`${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`);
   }
+  if (groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1) return LOOPBACK_LABEL;
   return `${groups
     .slice(0, 3)
     .map((group) => group.toString(16))
