@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'underfunded', // 409
   'already_completed', // 409
   'not_a_draft', // 409
+  'draft_expired', // 409: a draft past its 7 days (decision 163): deleted soon, its holds voided
   'boost_unavailable', // 409
   'source_unavailable', // 409
   'no_balance', // 409

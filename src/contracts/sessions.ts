@@ -19,7 +19,7 @@ export const signedInSession = z.object({
   createdAt: isoDateTime.describe('When this device signed in'),
   lastSeenAt: isoDateTime.describe('The last request from this device (kept to the minute); now for the current one'),
   device: z.string().max(MAX_DEVICE_LABEL_LENGTH).describe('Browser and system read from the user agent, e.g. "Chrome on Linux"; "Unknown device" when it names none we know'),
-  ipAddress: z.string().nullable().describe('The address the session signed in from, partly masked: "203.0.113.x", or the first 48 bits of an IPv6 address; null when unknown'),
+  ipAddress: z.string().nullable().describe('The address the session signed in from, partly masked: "203.0.113.x", or the first 48 bits of an IPv6 address; "localhost" for a loopback address; null when unknown'),
   current: z.boolean().describe('The session this request came with'),
 });
 export type SignedInSession = z.infer<typeof signedInSession>;

@@ -32,6 +32,7 @@ export type RefusalCode =
   | 'underfunded'
   | 'already_completed'
   | 'not_a_draft'
+  | 'draft_expired'
   | 'boost_unavailable'
   | 'source_unavailable'
   | 'no_balance'

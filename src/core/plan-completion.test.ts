@@ -30,7 +30,7 @@ function ownCard(remainingAmountCents: number, over: Partial<CardFacts> = {}): C
 function facts(totalAmountCents: number, sources: CompletionSource[], over: Partial<CompletionFacts> = {}): CompletionFacts {
   const base: CompletionFacts = {
     now: NOW,
-    combine: { id: 'combine-1', status: 'in_progress', totalAmountCents, taxBufferCents: 0 },
+    combine: { id: 'combine-1', status: 'in_progress', totalAmountCents, taxBufferCents: 0, createdAt: NOW },
     sources,
     sourceCards: [],
     user: { plan: 'free', boostsAvailable: 0, boostsUsed: 0, combineTotal: 0, promoEnd: null, hasPromo: false },
@@ -83,8 +83,8 @@ describe('planCompletion: the DECISIONS §2 worked examples, inside a completion
 
 describe('planCompletion refuses, charging nothing', () => {
   it('a combine that is not a draft', () => {
-    expect(planCompletion(facts(100, [cardSource(20_000)], { combine: { id: 'c', status: 'completed', totalAmountCents: 100, taxBufferCents: 0 } }))).toMatchObject({ code: 'already_completed', status: 409 });
-    expect(planCompletion(facts(100, [cardSource(20_000)], { combine: { id: 'c', status: 'failed', totalAmountCents: 100, taxBufferCents: 0 } }))).toMatchObject({ code: 'not_a_draft', status: 409 });
+    expect(planCompletion(facts(100, [cardSource(20_000)], { combine: { id: 'c', status: 'completed', totalAmountCents: 100, taxBufferCents: 0, createdAt: NOW } }))).toMatchObject({ code: 'already_completed', status: 409 });
+    expect(planCompletion(facts(100, [cardSource(20_000)], { combine: { id: 'c', status: 'failed', totalAmountCents: 100, taxBufferCents: 0, createdAt: NOW } }))).toMatchObject({ code: 'not_a_draft', status: 409 });
   });
   it('over the monthly limit, a BNPL source without its one-time card, a boost that cannot be used', () => {
     expect(planCompletion(facts(100, [cardSource(20_000)], { completedThisMonth: 3 }))).toMatchObject({ code: 'limit_reached', status: 403 });

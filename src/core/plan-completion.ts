@@ -4,6 +4,7 @@
 // either a refusal with the message to show, or the plan the server writes: the debits of the cards
 // used as sources, the new card, the balanced journal with the records the user sees, the BNPL
 // rebates, the user's counters, and the holds to capture after the commit.
+import { expiredDraftRefusal } from './draft-lifetime';
 import { applyCombineCompletion, canUseBoost, type CombineCompletion } from './boosts';
 import { cardExpiresAt, type VirtualCardType } from './cards';
 import { CASHOUT_MESSAGES } from './cashout';
@@ -70,7 +71,7 @@ export type CompletionSource = {
 
 export type CompletionFacts = {
   now: Date;
-  combine: { id: string; status: string; totalAmountCents: number; taxBufferCents: number };
+  combine: { id: string; status: string; totalAmountCents: number; taxBufferCents: number; createdAt: Date };
   /** In their order on the combine. */
   sources: readonly CompletionSource[];
   /** The cards used as sources, as read inside the completion's transaction. */
@@ -139,7 +140,7 @@ export function completionQuoteInput(facts: Pick<CompletionFacts, 'combine' | 's
 
 export function planCompletion(facts: CompletionFacts): CompletionPlan | Refusal {
   const { now, combine, sources, user, choices } = facts;
-  const statusRefusal = notADraftRefusal(combine.status, 'complete');
+  const statusRefusal = notADraftRefusal(combine.status, 'complete') ?? expiredDraftRefusal(combine.createdAt, now);
   if (statusRefusal) return statusRefusal;
   const limit = checkMonthlyLimit({ plan: user.plan, completedThisMonth: facts.completedThisMonth });
   if (!limit.ok) return refuse(403, 'limit_reached', limit.message);

@@ -182,8 +182,10 @@ export async function deleteSessionOfUser(db: DbOrTx, userId: string, sessionId:
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
-  if (rows.length === 0) return false;
-  changed(db, { kind: 'session', sessionId });
+  const [ended] = rows;
+  if (!ended) return false;
+  // The id as stored: the read cache keys sessions by it, and a uuid may arrive in upper case.
+  changed(db, { kind: 'session', sessionId: ended.id });
   return true;
 }
 

@@ -89,7 +89,7 @@ export async function completionFacts(
   const plan = user.subscription as PlanId;
   return {
     now,
-    combine: { id: row.id, status: row.status, totalAmountCents: row.totalAmountCents, taxBufferCents: row.taxBufferCents },
+    combine: { id: row.id, status: row.status, totalAmountCents: row.totalAmountCents, taxBufferCents: row.taxBufferCents, createdAt: row.createdAt },
     sources,
     sourceCards: loaded.sourceCards,
     user: { plan, boostsAvailable: user.boostsAvailable, boostsUsed: user.boostsUsed, combineTotal: user.combineTotal, promoEnd: user.promoEnd, hasPromo: user.promo50offFirstYear },

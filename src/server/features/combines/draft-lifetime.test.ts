@@ -1,11 +1,12 @@
 // Decision 163: a draft left behind holds the user's money (its sources are pre-authorised), so it
 // is saved for later after an hour without a change, and deleted with its holds voided 7 days
 // after it was started. Completed combines are never touched.
+import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRAFT_LIFETIME_DAYS, UNSAVED_DRAFT_IDLE_MS } from '../../../core/draft-lifetime';
+import { DRAFT_EXPIRED_MESSAGE, DRAFT_LIFETIME_DAYS, UNSAVED_DRAFT_IDLE_MS } from '../../../core/draft-lifetime';
 import { MS_PER_DAY } from '../../../core/dates';
-import { addSource, createCard, registerUser, startCombine, TEST_MASTERCARD, type ApiUser } from '../../../../tests/helpers/api-client';
+import { addSource, asUser, createCard, registerUser, sessionCookieFrom, startCombine, TEST_MASTERCARD, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { combineSources, combines } from '../../db/schema';
@@ -33,6 +34,12 @@ describe.skipIf(!run)(`drafts left behind (${testEngine()})`, () => {
     await t?.close();
   });
 
+  /** A week on, the first sign-in's session may have ended: a fresh one at the clock's time. */
+  async function signInAgain(who: ApiUser): Promise<ApiUser> {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: who.email, password: TEST_PASSWORD }) });
+    if (res.statusCode !== 200) throw new Error(`sign-in ${res.statusCode}: ${res.body}`);
+    return asUser(t.app, who.email, sessionCookieFrom(res));
+  }
   const statusOf = async (id: string) => (await t.database.db.select({ status: combines.status }).from(combines).where(eq(combines.id, id)))[0]?.status;
   const holdsOf = async (ids: string[]) =>
     (await t.database.db.select().from(combineSources).where(inArray(combineSources.combineId, ids)))
@@ -91,5 +98,72 @@ describe.skipIf(!run)(`drafts left behind (${testEngine()})`, () => {
     for (const id of [empty.id, held.id, saved.id, inUse.id]) expect(await statusOf(id)).toBeUndefined();
     expect(await statusOf(completedId)).toBe('completed');
     for (const hold of holds) expect(t.calls.effective('processor.release').filter((c) => c.reference === `void:${hold}`)).toHaveLength(1);
+  });
+
+  it('a draft past its 7 days is refused everything but deletion, with no card checked and nothing captured', async () => {
+    at(0);
+    const draft = await startCombine(user, '50', '0');
+    expect((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode).toBe(201);
+    at(DRAFT_LIFETIME_DAYS * MS_PER_DAY);
+    const user2 = await signInAgain(user);
+    const checksBefore = t.calls.calls.filter((c) => c.op === 'processor.preauthorize').length;
+    const capturesBefore = t.calls.effective('processor.capture').length;
+    const refusals = [
+      await addSource(user2, draft.id, { chargeCents: 1_000 }),
+      await user2.request('PATCH', `/api/combines/${draft.id}`, { currentStep: 2 }),
+      await user2.request('POST', `/api/combines/${draft.id}/save`, { currentStep: 2 }),
+      await user2.request('POST', `/api/combines/${draft.id}/quote`, { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' }),
+      await user2.request(
+        'POST',
+        `/api/combines/${draft.id}/complete`,
+        { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general', expected: { cardAmountCents: 1, totalChargedCents: 1, productFeeCents: 0 } },
+        { 'idempotency-key': randomUUID() },
+      ),
+    ];
+    for (const res of refusals) {
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error).toEqual({ code: 'draft_expired', message: DRAFT_EXPIRED_MESSAGE });
+    }
+    expect(t.calls.calls.filter((c) => c.op === 'processor.preauthorize').length).toBe(checksBefore);
+    await t.app.effects.drain();
+    expect(t.calls.effective('processor.capture').length).toBe(capturesBefore);
+    // Deleting it is still the user's to do, and voids its hold.
+    const [hold] = await holdsOf([draft.id]);
+    expect((await user2.request('DELETE', `/api/combines/${draft.id}`)).statusCode).toBe(204);
+    await t.app.effects.drain();
+    expect(t.calls.effective('processor.release').filter((c) => c.reference === `void:${hold}`)).toHaveLength(1);
+  });
+
+  it('a hold made while its draft is deleted (from another tab) is voided, not left on the card', async () => {
+    at(0);
+    const draft = await startCombine(user, '100', '0');
+    const processor = t.app.adapters.cardProcessor;
+    const preauthorize = processor.preauthorize.bind(processor);
+    let authorizationId: string | null = null;
+    processor.preauthorize = async (input) => {
+      const answer = await preauthorize(input);
+      if (answer.ok) authorizationId = answer.authorizationId;
+      expect((await user.request('DELETE', `/api/combines/${draft.id}`)).statusCode).toBe(204);
+      return answer;
+    };
+    let res;
+    try {
+      res = await addSource(user, draft.id, { chargeCents: 6_000 });
+    } finally {
+      processor.preauthorize = preauthorize;
+    }
+    expect(res.statusCode).toBe(404);
+    await t.app.effects.drain();
+    expect(authorizationId).toBeTruthy();
+    expect(t.calls.effective('processor.release').filter((c) => c.reference === `void:${authorizationId}`)).toHaveLength(1);
+  });
+
+  it('a source too small to add anything is refused before its card is checked', async () => {
+    at(0);
+    const draft = await startCombine(user, '100', '0');
+    const checksBefore = t.calls.calls.filter((c) => c.op === 'processor.preauthorize').length;
+    const res = await addSource(user, draft.id, { chargeCents: 1 });
+    expect(res.statusCode).toBe(400);
+    expect(t.calls.calls.filter((c) => c.op === 'processor.preauthorize').length).toBe(checksBefore);
   });
 });

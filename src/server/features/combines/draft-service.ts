@@ -10,14 +10,14 @@ import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '.
 import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
-import { draftKeptUntil } from '../../../core/draft-lifetime';
+import { draftKeptUntil, expiredDraftRefusal } from '../../../core/draft-lifetime';
 import { creationFeeIndexAfterRemoval } from '../../../core/wizard-flow';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
 import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
 import { cards, combineSources, combines } from '../../db/schema';
-import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented, refusalError } from '../../lib/errors';
 import { effectReference, enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow } from './combine-view';
 import { loadPricing, loadUser } from './pricing';
@@ -29,6 +29,13 @@ export const ADD_SOURCE_FAILED = 'Failed to add payment source';
 
 function assertDraft(row: CombineRow) {
   if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict(NOT_A_DRAFT_MESSAGE, 'not_a_draft');
+}
+
+/** A draft that can still move forward: a draft, and not past its 7 days (decision 163). Deleting it stays allowed. */
+function assertLiveDraft(row: CombineRow, now: Date) {
+  assertDraft(row);
+  const expired = expiredDraftRefusal(row.createdAt, now);
+  if (expired) throw refusalError(expired);
 }
 
 function assertDemo(app: FastifyInstance) {
@@ -89,6 +96,9 @@ export async function createCombine(
       bufferInput: input.bufferInput.trim(),
       bufferMode: input.bufferMode,
       currentStep: 2,
+      // The app's clock, like every later change of the draft: its lifetime is counted from here (decision 163).
+      createdAt: app.now(),
+      updatedAt: app.now(),
       ...demoFlags(app),
     })
     .returning({ id: combines.id });
@@ -111,7 +121,7 @@ export type CombinePatch = Partial<{
 export async function updateCombine(app: FastifyInstance, userId: string, combineId: string, patch: CombinePatch): Promise<Combine> {
   await app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertDraft(row);
+    assertLiveDraft(row, app.now());
     const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
     if (patch.baseInput !== undefined || patch.bufferInput !== undefined || patch.bufferMode !== undefined) {
       const amount = {
@@ -175,7 +185,7 @@ export function sanitiseFormData(formData: Record<string, unknown>): Record<stri
 export async function saveCombine(app: FastifyInstance, userId: string, combineId: string, input: { currentStep?: number; formData?: Record<string, unknown> }): Promise<Combine> {
   await app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertDraft(row);
+    assertLiveDraft(row, app.now());
     await tx
       .update(combines)
       .set({
@@ -217,7 +227,7 @@ const preauthorizationReference = (combineId: string) => `preauth:${combineId}:$
 export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
   assertDemo(app);
   const row = await loadCombine(app.db, userId, combineId);
-  assertDraft(row);
+  assertLiveDraft(row, app.now());
   const existing = await loadSources(app.db, combineId);
   if (existing.length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
   const user = await loadUser(app.db, userId);
@@ -228,6 +238,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
   let values: Omit<typeof combineSources.$inferInsert, 'combineId' | 'userId' | 'position'>;
   if (input.type === 'internal') {
     values = await internalSourceValues(app, userId, input);
+    assertNetPositive(values, pricing.baseProductFeePpm);
   } else {
     const form = validateSourceForm(
       {
@@ -243,6 +254,8 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     );
     if (!form.ok) throw badRequest(form.message);
     values = { type: form.type, provider: form.provider, chargeCents: form.chargeCents };
+    // Before the processor is asked (DECISIONS §7): a source refused here must leave no hold.
+    assertNetPositive(values, pricing.baseProductFeePpm);
     if (form.card) {
       await app.adapters.delay('preAuthorization');
       const auth = await app.adapters.cardProcessor.preauthorize({
@@ -265,13 +278,11 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
       };
     }
   }
-  if (!isSourceNetPositive(values.chargeCents, pricing.baseProductFeePpm, sourceKind(values.type))) {
-    throw badRequest(FEE_MESSAGES.sourceTooSmall);
-  }
-
-  await app.db.transaction(async (tx) => {
+  await recordingHold(app, userId, combineId, values.authorizationId ?? null, () => app.db.transaction(async (tx) => {
     const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertDraft(current);
+    assertLiveDraft(current, app.now());
+    // Counted again under the draft's lock: two sources added at once must not make eleven.
+    if ((await loadSources(tx, combineId)).length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
     const [{ next } = { next: 0 }] = await tx
       .select({ next: sql<number>`coalesce(max(${combineSources.position}) + 1, 0)::int` })
       .from(combineSources)
@@ -281,8 +292,30 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
     if (values.type === 'bnpl') changes.bnplCheckoutCompleted = false;
     await tx.update(combines).set(changes).where(eq(combines.id, combineId));
-  });
+  }));
   return viewCombine(app, userId, combineId);
+}
+
+function assertNetPositive(values: { type: string; chargeCents: number }, productFeePpm: number) {
+  if (!isSourceNetPositive(values.chargeCents, productFeePpm, sourceKind(values.type))) throw badRequest(FEE_MESSAGES.sourceTooSmall);
+}
+
+/**
+ * Runs the write that records a hold just made. When that write is refused (the draft was deleted,
+ * completed or expired meanwhile, or the source removed), nothing will ever capture or void the
+ * hold, so it is voided from the outbox now. A database failure is not a refusal: the commit may
+ * have happened, and voiding a recorded hold would break its capture, so that hold is left to lapse.
+ */
+async function recordingHold<T>(app: FastifyInstance, userId: string, combineId: string, authorizationId: string | null, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (authorizationId && error instanceof AppError && error.statusCode < 500) {
+      await enqueueEffects(app.db, voidEffects(userId, combineId, [{ authorizationId, bnplTransactionId: null }]));
+      app.effects.kick();
+    }
+    throw error;
+  }
 }
 
 async function internalSourceValues(app: FastifyInstance, userId: string, input: Extract<AddSourceRequest, { type: 'internal' }>) {
@@ -332,7 +365,7 @@ export async function addBnplCard(
 ): Promise<Combine> {
   assertDemo(app);
   const row = await loadCombine(app.db, userId, combineId);
-  assertDraft(row);
+  assertLiveDraft(row, app.now());
   const sources = await loadSources(app.db, combineId);
   const source = sources.find((s) => s.id === sourceId);
   if (!source || source.type !== 'bnpl') throw new AppError(404, 'not_found', 'BNPL source not found.');
@@ -350,17 +383,22 @@ export async function addBnplCard(
     amountCents: oneTime,
   });
   if (!auth.ok) throw new AppError(402, auth.code, auth.message);
-  await app.db.transaction(async (tx) => {
+  await recordingHold(app, userId, combineId, auth.authorizationId, () => app.db.transaction(async (tx) => {
     const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertDraft(current);
+    assertLiveDraft(current, app.now());
+    const before = (await loadSources(tx, combineId)).find((s) => s.id === sourceId);
+    if (!before) throw new AppError(404, 'not_found', 'BNPL source not found.');
     await tx
       .update(combineSources)
       .set({ bnplCardBrand: detectBrand(entry.number), bnplCardLast4: last4(entry.number), bnplCardToken: auth.token, bnplTransactionId: auth.authorizationId })
       .where(eq(combineSources.id, sourceId));
+    // A one-time card entered again replaces the first: its hold is voided with this commit.
+    if (before.bnplTransactionId) await enqueueEffects(tx, voidEffects(userId, combineId, [{ authorizationId: before.bnplTransactionId, bnplTransactionId: null }]));
     const all = await loadSources(tx, combineId);
     const done = all.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken);
     await tx.update(combines).set({ bnplCheckoutCompleted: done, bnplStepCompleted: true, updatedAt: app.now() }).where(eq(combines.id, combineId));
-  });
+  }));
+  app.effects.kick();
   return viewCombine(app, userId, combineId);
 }
 

@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client';
 import { combines } from '../../db/schema';
 import { badRequest, refusalError } from '../../lib/errors';
 import { notADraftRefusal } from '../../../core/plan-completion';
+import { expiredDraftRefusal } from '../../../core/draft-lifetime';
 import { eq } from 'drizzle-orm';
 import { loadCombine, loadSources, quoteInputSources, type CombineRow, type SourceRow } from './combine-view';
 import { loadPricing, loadUser, type Pricing, type UserRow } from './pricing';
@@ -74,7 +75,7 @@ export async function quoteForReview(app: FastifyInstance, userId: string, combi
   return app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId);
     // DECISIONS §4: a combine that is processing, completed or failed is never re-quoted.
-    const notADraft = notADraftRefusal(row.status, 'quote');
+    const notADraft = notADraftRefusal(row.status, 'quote') ?? expiredDraftRefusal(row.createdAt, app.now());
     if (notADraft) throw refusalError(notADraft);
     const { api } = await quoteFor(tx, app.now(), row, userId, choices);
     await tx

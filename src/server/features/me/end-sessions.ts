@@ -29,11 +29,13 @@ async function lockAccountOfLiveCaller(tx: Tx, caller: Caller): Promise<void> {
 
 /** Ends one of the caller's other sessions: 404 for an id that is not theirs, 409 for their own current one. */
 export async function endSession(db: Db, input: Caller & { sessionId: string }): Promise<void> {
-  if (input.sessionId === input.currentSessionId) throw new AppError(409, 'current_session', SESSION_MESSAGES.currentSession);
+  // A uuid is the same in any case to PostgreSQL: compare (and audit) it as stored, in lower case.
+  const sessionId = input.sessionId.toLowerCase();
+  if (sessionId === input.currentSessionId.toLowerCase()) throw new AppError(409, 'current_session', SESSION_MESSAGES.currentSession);
   await inTransaction(db, async (tx) => {
     await lockAccountOfLiveCaller(tx, input);
-    if (!(await deleteSessionOfUser(tx, input.userId, input.sessionId))) throw notFound(SESSION_MESSAGES.notFound);
-    await audit(tx, { userId: input.userId, event: 'session_ended', ip: input.ip, details: { sessionId: input.sessionId }, at: input.now });
+    if (!(await deleteSessionOfUser(tx, input.userId, sessionId))) throw notFound(SESSION_MESSAGES.notFound);
+    await audit(tx, { userId: input.userId, event: 'session_ended', ip: input.ip, details: { sessionId }, at: input.now });
   });
 }
 

@@ -24,8 +24,8 @@ function ipv6Groups(address: string): number[] | null {
 }
 
 const maskIpv4 = (address: string) => `${address.split('.').slice(0, 3).join('.')}.x`;
-/** A session from the server's own machine (a demo on localhost): masking "127.0.0.1" tells no one anything. */
-export const LOOPBACK_LABEL = 'this computer';
+/** A session from the server's own machine (a demo on localhost): masking "127.0.0.1" tells no one anything. Never "this …": it is not the current device. */
+export const LOOPBACK_LABEL = 'localhost';
 const maskIpv4OrLoopback = (address: string) => (address.startsWith('127.') ? LOOPBACK_LABEL : maskIpv4(address));
 
 /** The address partly masked, or null when none was stored or it is not an IP address. */

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import type { BufferMode } from '../../../core/amount';
 import { nextStep, previousStep, stepView } from '../../../core/wizard';
 import type { StepView, WizardStep } from '../../../core/wizard';
-import { attemptFingerprint, creationFeeIndexAfterRemoval, initialWizardState, keyForAttempt, machineState, quoteFingerprint, sourcesFunding, wizardReducer } from '../../../core/wizard-flow';
+import { attemptFingerprint, initialWizardState, keyForAttempt, machineState, quoteFingerprint, sourcesFunding, wizardReducer } from '../../../core/wizard-flow';
 import type { ReviewChoices, SourcePrefill, WizardUiState as CoreWizardUiState } from '../../../core/wizard-flow';
 import type { AddSourceRequest, CompleteCombineResponse, Quote } from '../../../contracts/combines';
 import { ApiError, newIdempotencyKey } from '../../lib/api';
@@ -158,20 +158,19 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   const removeSource = useCallback(
     async (sourceId: string): Promise<boolean> => {
       if (!state.combineId) return false;
-      const removedIndex = combine?.sources.findIndex((s) => s.id === sourceId) ?? -1;
       try {
-        await removeSourceMutation.mutateAsync({ id: state.combineId, sourceId });
-        // The sources after the removed one move up: the fee choice follows its source, as on the server.
-        if (removedIndex !== -1) {
-          dispatch({ type: 'choices_changed', choices: { creationFeeSourceIdx: creationFeeIndexAfterRemoval(state.choices.creationFeeSourceIdx, removedIndex) } });
-        }
+        const updated = await removeSourceMutation.mutateAsync({ id: state.combineId, sourceId });
+        // The sources after the removed one move up, and the server moved the fee choice with its
+        // source (creationFeeIndexAfterRemoval). Its answer is taken rather than worked out here:
+        // two removals in quick succession would each work from a list already out of date.
+        dispatch({ type: 'choices_changed', choices: { creationFeeSourceIdx: updated.creationFeeSourceIdx } });
         return true;
       } catch (error) {
         toast.error(refusalMessage(error, WIZARD_MESSAGES.removeFailed));
         return false;
       }
     },
-    [state.combineId, combine, state.choices.creationFeeSourceIdx, removeSourceMutation, toast],
+    [state.combineId, removeSourceMutation, toast],
   );
 
   const continueFromSources = useCallback(() => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { reauthenticateRequest } from '../../../../contracts/auth';
 import { errorMessage } from '../../../lib/api';
 import { PASSKEY_ICON_PATH, passkeyErrorMessage, passkeysSupported } from '../../../lib/passkeys';
@@ -42,6 +42,9 @@ function ConfirmForm({ onCancel, onConfirmed }: { onCancel: () => void; onConfir
   const [problem, setProblem] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
 
+  // The field the dialog is for takes the focus when it opens (the dialog would give it to Close).
+  useEffect(() => form.setFocus('password'), [form]);
+
   async function retry() {
     setRetrying(true);
     try {
@@ -56,7 +59,8 @@ function ConfirmForm({ onCancel, onConfirmed }: { onCancel: () => void; onConfir
     try {
       await reauth.mutateAsync(password);
     } catch (error) {
-      form.setError('password', { message: errorMessage(error, 'That password is incorrect. Please try again.') });
+      // Focus back on the field: a screen reader then reads its error, and the user can type again.
+      form.setError('password', { message: errorMessage(error, 'That password is incorrect. Please try again.') }, { shouldFocus: true });
       return;
     }
     await retry();

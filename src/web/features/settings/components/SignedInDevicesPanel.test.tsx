@@ -123,7 +123,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     expect(screen.queryByRole('button', { name: 'Sign out all other devices' })).toBeNull();
   });
 
-  it('a wrong password keeps the dialog open with its message and signs nothing out', async () => {
+  it('a wrong password keeps the dialog open with its message, on its field, and signs nothing out', async () => {
     const { api } = devicesApi([laptop, phone], {
       'DELETE /api/me/sessions/*': reauthRequired,
       'POST /api/auth/reauthenticate': { status: 400, body: { error: { code: 'wrong_password', message: 'Your password is incorrect.' } } },
@@ -132,9 +132,13 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     await user.click(await screen.findByRole('button', { name: 'Sign out Safari on iPhone' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Sign out Safari on iPhone?' })).getByRole('button', { name: 'Sign out device' }));
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
-    await user.type(within(reauth).getByLabelText(/^Password/), 'Wrong-Pass-123');
+    // The dialog opens on its field, and puts the focus back there with the error, where a screen reader reads it.
+    const field = within(reauth).getByLabelText(/^Password/);
+    await waitFor(() => expect(document.activeElement).toBe(field));
+    await user.type(field, 'Wrong-Pass-123');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
     expect(await within(reauth).findByText('Your password is incorrect.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(field));
     expect(api.sent.filter((request) => request.method === 'DELETE')).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Sign out Safari on iPhone', hidden: true })).toBeTruthy();
   });
