@@ -104,8 +104,14 @@ describe.skipIf(!run)(`drafts left behind (${testEngine()})`, () => {
     at(0);
     const draft = await startCombine(user, '50', '0');
     expect((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode).toBe(201);
+    expect((await user.request('POST', `/api/combines/${draft.id}/save`, { currentStep: 2 })).statusCode).toBe(200);
+    const savedIds = async (who: ApiUser) => ((await who.request('GET', '/api/combines?status=incomplete')).json() as { combines: Array<{ id: string }> }).combines.map((c) => c.id);
+    at(DRAFT_LIFETIME_DAYS * MS_PER_DAY - MINUTE_MS);
+    expect(await savedIds(await signInAgain(user))).toContain(draft.id);
     at(DRAFT_LIFETIME_DAYS * MS_PER_DAY);
     const user2 = await signInAgain(user);
+    // No longer offered to continue, though the job has not deleted it yet.
+    expect(await savedIds(user2)).not.toContain(draft.id);
     const checksBefore = t.calls.calls.filter((c) => c.op === 'processor.preauthorize').length;
     const capturesBefore = t.calls.effective('processor.capture').length;
     const refusals = [

@@ -2,7 +2,7 @@
 // card data of a source goes to the processor once and only brand, last 4, expiry and the
 // processor's token are kept (DECISIONS §4).
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
 import { centsToInputString, formatUsd } from '../../../core/money';
@@ -10,7 +10,7 @@ import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '.
 import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
-import { draftKeptUntil, expiredDraftRefusal } from '../../../core/draft-lifetime';
+import { draftKeptUntil, draftLifetimeCutoff, expiredDraftRefusal } from '../../../core/draft-lifetime';
 import { creationFeeIndexAfterRemoval } from '../../../core/wizard-flow';
 import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
@@ -410,6 +410,8 @@ export async function listCombines(
   const conditions = [eq(combines.userId, userId), eq(combines.status, query.status)];
   // Spec §6: in demo mode, draft queries only see simulated combines.
   if (query.status === 'incomplete' && app.config.demoMode) conditions.push(eq(combines.simulated, true));
+  // A draft past its 7 days is not offered to continue, though the job may not have deleted it yet (decision 163).
+  if (query.status === 'incomplete') conditions.push(gt(combines.createdAt, draftLifetimeCutoff(app.now())));
   if (query.range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(query.range, app.now())));
   const rows = await app.db
     .select({
