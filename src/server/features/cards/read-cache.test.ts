@@ -8,9 +8,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createCard, registerUser, sessionCookieFrom, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { eventually, twoInstancesOnOnePostgres, type TwoInstances } from '../../../../tests/helpers/two-instances';
+import { requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
 import { LISTENER_APPLICATION_NAME } from '../../db/change-bus';
-import { openDatabase, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
 import { cards } from '../../db/schema';
 import { changed } from '../../lib/transaction';
 import { expireCards } from './expire-cards';
@@ -35,20 +36,6 @@ async function signInAgain(t: TestApp, user: ApiUser): Promise<ApiUser> {
   });
   expect(res.statusCode, res.body).toBe(200);
   return asUser(t.app, user.email, sessionCookieFrom(res));
-}
-
-/** Polls `check` until it passes or `withinMs` is over; returns how long it took. */
-async function eventually(check: () => Promise<void>, withinMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return Date.now() - started;
-    } catch (error) {
-      if (Date.now() - started > withinMs) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
 }
 
 describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
@@ -147,6 +134,7 @@ describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
 });
 
 describe.skipIf(!run || testEngine() !== 'postgres')('read cache across instances (postgres)', () => {
+  let instances: TwoInstances;
   let shared: TestDatabase;
   let second: Database;
   let a: TestApp;
@@ -156,17 +144,11 @@ describe.skipIf(!run || testEngine() !== 'postgres')('read cache across instance
   const admin = () => new pg.Client({ connectionString: shared.url });
 
   beforeAll(async () => {
-    shared = await createTestDatabase('postgres');
-    second = await openDatabase({ databaseUrl: shared.url, dataDir: 'unused', poolSize: 5 });
-    a = await createTestApp({ database: shared });
-    b = await createTestApp({ database: { ...second, drop: () => second.close() } });
-    await eventually(async () => expect([shared.readCache.isEnabled, second.readCache.isEnabled]).toEqual([true, true]), 5_000);
+    instances = await twoInstancesOnOnePostgres();
+    ({ shared, second, a, b } = instances);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.close();
-    await shared?.drop();
+    await instances?.close();
   });
 
   it("a change made on one instance reaches the other's cached card list within moments", async () => {

@@ -5,9 +5,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { client, loginVia, registerVia, STRONG_PASSWORD, type TestClient } from '../../../../tests/helpers/auth-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { eventually, twoInstancesOnOnePostgres, type TwoInstances } from '../../../../tests/helpers/two-instances';
+import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { SESSION_MESSAGES, type SignedInSession } from '../../../contracts/sessions';
-import { openDatabase, type Database } from '../../db/client';
 import { auditLog, sessions } from '../../db/schema';
 import { END_SESSIONS_REAUTH_WINDOW_MS } from './end-sessions';
 
@@ -258,37 +258,16 @@ describe.skipIf(!run)(`signed-in devices (${testEngine()})`, () => {
 // two app instances share one PostgreSQL database, each with its own read cache. PGlite is one
 // process's own database, so there is no second instance to ask: the pglite project leaves this out.
 if (run && testEngine() === 'postgres') describe('signed-in devices across instances (postgres)', () => {
-  let shared: TestDatabase;
-  let second: Database;
+  let instances: TwoInstances;
   let a: TestApp;
   let b: TestApp;
 
-  /** Polls until `check` passes or `withinMs` is over; returns how long it took. */
-  async function eventually(check: () => Promise<void>, withinMs: number): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      try {
-        await check();
-        return Date.now() - started;
-      } catch (error) {
-        if (Date.now() - started > withinMs) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
-  }
-
   beforeAll(async () => {
-    shared = await createTestDatabase('postgres');
-    second = await openDatabase({ databaseUrl: shared.url, dataDir: 'unused', poolSize: 5 });
-    a = await createTestApp({ database: shared });
-    b = await createTestApp({ database: { ...second, drop: () => second.close() } });
-    await eventually(async () => expect([shared.readCache.isEnabled, second.readCache.isEnabled]).toEqual([true, true]), 5_000);
+    instances = await twoInstancesOnOnePostgres();
+    ({ a, b } = instances);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await second?.close();
-    await shared?.drop();
+    await instances?.close();
   });
 
   /** The laptop on instance A; the phone's session held in instance B's cache. */
