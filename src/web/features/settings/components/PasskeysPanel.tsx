@@ -13,7 +13,7 @@ import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys';
 import { ReauthenticateModal } from './ReauthenticateModal';
-import '../passkeys.css';
+import '../security-panel.css';
 
 // Settings → Security → Passkeys (docs/decisions/090, 091): the account's passkeys with when
 // each was added and last used; Add (a name, then the device's own prompt), Rename, and Remove
@@ -103,7 +103,7 @@ export function PasskeysPanel() {
   );
 
   return (
-    <section className="passkeys-panel" aria-labelledby="passkeys-heading">
+    <section className="security-panel" aria-labelledby="passkeys-heading">
       <h3 id="passkeys-heading">Passkeys</h3>
       <p className="text-muted">
         Sign in with your fingerprint, face or device PIN instead of your password. A passkey also confirms it is you before your card details are shown.
@@ -120,19 +120,19 @@ export function PasskeysPanel() {
         (passkeys.length === 0 ? (
           <p className="passkeys-empty">You have no passkeys yet.</p>
         ) : (
-          <ul className="passkey-list" aria-label="Your passkeys">
+          <ul className="security-list" aria-label="Your passkeys">
             {passkeys.map((passkey) => (
-              <li key={passkey.id} className="passkey-item">
-                <Icon d={PASSKEY_ICON_PATH} size={20} className="passkey-icon" />
-                <div className="passkey-text">
-                  <p className="passkey-name">
+              <li key={passkey.id} className="security-item">
+                <Icon d={PASSKEY_ICON_PATH} size={20} className="security-item-icon" />
+                <div className="security-item-text">
+                  <p className="security-item-name">
                     {passkey.name} {passkey.backedUp && <Badge tone="info">Synced</Badge>}
                   </p>
                   <p className="text-small text-muted">
                     Added {formatDate(passkey.createdAt)} · {passkey.lastUsedAt ? `Last used ${formatDate(passkey.lastUsedAt)}` : 'Never used'}
                   </p>
                 </div>
-                <div className="passkey-actions">
+                <div className="security-item-actions">
                   <Button variant="ghost" size="sm" onClick={() => open({ kind: 'rename', passkey })} aria-label={`Rename ${passkey.name}`}>
                     Rename
                   </Button>

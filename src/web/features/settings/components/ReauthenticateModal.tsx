@@ -10,7 +10,7 @@ import { Notice } from '../../../ui/Notice';
 import { TextField } from '../../../ui/TextField';
 import { usePasskeys, useReauthenticateWithPasskey } from '../api/passkeys';
 import { useReauthenticate } from '../api/two-factor';
-import '../passkeys.css';
+import '../security-panel.css';
 
 // "Confirm it's you": the password again, or a passkey when the account has one, before an action
 // the server answered 403 reauthentication_required. Once confirmed, `onConfirmed` runs the action

@@ -44,7 +44,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     expect(screen.getByRole('status').textContent).toContain('Loading your signed-in devices');
     const list = await screen.findByRole('list', { name: 'Your signed-in devices' });
     const items = within(list).getAllByRole('listitem');
-    expect(items.map((item) => item.querySelector('.device-name')?.textContent?.trim())).toEqual(['Chrome on Linux This device', 'Safari on iPhone', 'Firefox on Windows']);
+    expect(items.map((item) => item.querySelector('.security-item-name')?.textContent?.trim())).toEqual(['Chrome on Linux This device', 'Safari on iPhone', 'Firefox on Windows']);
 
     expect(within(items[0]!).getByText('This device')).toBeTruthy();
     expect(items[0]!.getAttribute('aria-current')).toBe('true');

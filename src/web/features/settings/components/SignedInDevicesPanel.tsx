@@ -11,7 +11,7 @@ import { Spinner } from '../../../ui/Spinner';
 import { useToast } from '../../../ui/toast';
 import { signedInSessionsQueryKey, useEndSession, useSignedInSessions, useSignOutOtherSessions } from '../api/sessions';
 import { ReauthenticateModal } from './ReauthenticateModal';
-import '../signed-in-devices.css';
+import '../security-panel.css';
 
 // Settings → Security → Signed-in devices (docs/decisions/164): where the account is signed in,
 // this device marked, the newest activity first; Sign out for each other device and for all of
@@ -86,7 +86,7 @@ export function SignedInDevicesPanel() {
   }
 
   return (
-    <section className="devices-panel" aria-labelledby="devices-heading">
+    <section className="security-panel" aria-labelledby="devices-heading">
       <h3 id="devices-heading" ref={heading} tabIndex={-1}>
         Signed-in devices
       </h3>
@@ -104,12 +104,12 @@ export function SignedInDevicesPanel() {
       )}
       {list.isSuccess && (
         <>
-          <ul className="device-list" aria-label="Your signed-in devices">
+          <ul className="security-list" aria-label="Your signed-in devices">
             {sessions.map((session) => (
-              <li key={session.id} className="device-item" aria-current={session.current ? 'true' : undefined}>
-                <Icon d={isPhone(session.device) ? PHONE_ICON_PATH : COMPUTER_ICON_PATH} size={22} className="device-icon" />
-                <div className="device-text">
-                  <p className="device-name">
+              <li key={session.id} className="security-item" aria-current={session.current ? 'true' : undefined}>
+                <Icon d={isPhone(session.device) ? PHONE_ICON_PATH : COMPUTER_ICON_PATH} size={22} className="security-item-icon" />
+                <div className="security-item-text">
+                  <p className="security-item-name">
                     {session.device} {session.current && <Badge tone="success">This device</Badge>}
                   </p>
                   <p className="text-small text-muted" id={`device-${session.id}`}>
@@ -118,7 +118,7 @@ export function SignedInDevicesPanel() {
                   </p>
                 </div>
                 {!session.current && (
-                  <div className="device-actions">
+                  <div className="security-item-actions">
                     <Button
                       variant="ghost"
                       size="sm"

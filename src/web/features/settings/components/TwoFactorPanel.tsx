@@ -26,6 +26,7 @@ import {
   useTwoFactorStatus,
 } from '../api/two-factor';
 import { SetupQrCode } from './SetupQrCode';
+import '../security-panel.css';
 import '../two-factor.css';
 
 // Settings → Security → Two-factor authentication (docs/decisions/014). One panel, one step at a
@@ -359,7 +360,7 @@ export function TwoFactorPanel({ enabled }: { enabled: boolean }) {
   }
 
   return (
-    <section className="two-factor-panel" aria-labelledby="two-factor-heading">
+    <section className="security-panel two-factor-panel" aria-labelledby="two-factor-heading">
       <h3 id="two-factor-heading" ref={panelHeading} tabIndex={-1} className="two-factor-step-heading">
         Two-factor authentication
       </h3>
