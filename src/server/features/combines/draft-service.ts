@@ -23,6 +23,7 @@ import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow
 import { loadPricing, loadUser } from './pricing';
 
 export const MAX_SOURCES = 10;
+const TOO_MANY_SOURCES_MESSAGE = `A combine can have at most ${MAX_SOURCES} payment sources.`;
 export const DRAFT_STATUSES = ['in_progress', 'incomplete'] as const;
 export const NOT_A_DRAFT_MESSAGE = 'This combine is already completed and can no longer be changed.';
 export const ADD_SOURCE_FAILED = 'Failed to add payment source';
@@ -229,7 +230,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
   const row = await loadCombine(app.db, userId, combineId);
   assertLiveDraft(row, app.now());
   const existing = await loadSources(app.db, combineId);
-  if (existing.length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
+  if (existing.length >= MAX_SOURCES) throw badRequest(TOO_MANY_SOURCES_MESSAGE);
   const user = await loadUser(app.db, userId);
   // Before any pre-authorisation: a held card for a combine that cannot complete helps no one.
   if (input.type !== 'internal') await assertMonthlyAllowance(app, userId, user.subscription);
@@ -282,7 +283,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
     assertLiveDraft(current, app.now());
     // Counted again under the draft's lock: two sources added at once must not make eleven.
-    if ((await loadSources(tx, combineId)).length >= MAX_SOURCES) throw badRequest(`A combine can have at most ${MAX_SOURCES} payment sources.`);
+    if ((await loadSources(tx, combineId)).length >= MAX_SOURCES) throw badRequest(TOO_MANY_SOURCES_MESSAGE);
     const [{ next } = { next: 0 }] = await tx
       .select({ next: sql<number>`coalesce(max(${combineSources.position}) + 1, 0)::int` })
       .from(combineSources)
