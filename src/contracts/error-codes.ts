@@ -60,6 +60,9 @@ export const ERROR_CODES = [
   'already_added', // 409
   'not_available', // 409: that plan cannot be bought from this one
   'nothing_to_cancel', // 409
+  // Closing the account (decision 165)
+  'account_has_balance', // 409: a card still holds money: cash it out or spend it first
+  'rebates_pending', // 409: a rebate waits for a payout method
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

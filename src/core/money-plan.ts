@@ -37,7 +37,9 @@ export type RefusalCode =
   | 'source_unavailable'
   | 'no_balance'
   | 'card_frozen'
-  | 'card_not_cashable';
+  | 'card_not_cashable'
+  | 'account_has_balance'
+  | 'rebates_pending';
 
 export type Refusal = { ok: false; status: 400 | 403 | 404 | 409; code: RefusalCode; message: string };
 

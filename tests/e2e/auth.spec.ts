@@ -286,6 +286,36 @@ test.describe('accounts', () => {
     }
   });
 
+  test('closing the account: a confirmation, then the landing page, and the same e-mail and password sign in no more', async ({ page, baseURL }) => {
+    const email = uniqueEmail('closing');
+    await createAccount(page.request, baseURL, email);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto('/settings');
+    const panel = page.getByRole('region', { name: 'Close account' });
+    await expect(panel).toContainText('Cash out or spend the money left on your cards first.');
+    const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(scrollWidth, 'no sideways scroll at 375 px').toBeLessThanOrEqual(clientWidth);
+    await expectAxeClean(page, '/settings profile, close account');
+
+    // Signed up a moment ago: the password was entered within 5 minutes, so none is asked.
+    await panel.getByRole('button', { name: 'Close account' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Close your account?' });
+    await expect(confirm).toContainText('This cannot be undone.');
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity).map((animation) => animation.finished)));
+    await expectAxeClean(page, '/settings, close account confirmation');
+    await confirm.getByRole('button', { name: 'Close my account' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(toast(page, 'Your account is closed.')).toBeVisible();
+    expect((await page.context().cookies()).find((c) => c.name === 'pw_session')).toBeUndefined();
+
+    // A protected page asks to sign in, and the old password opens nothing.
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+    await signIn(page, email, PASSWORD);
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password.' })).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+  });
+
   test('axe finds nothing on the account pages', async ({ page, baseURL }) => {
     for (const path of ['/login', '/register', '/reset-password', '/reset-password/confirm?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/reset-password/confirm', '/dev/mailbox', '/unlock-two-factor?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/unlock-two-factor']) {
       await page.goto(path);

@@ -64,6 +64,9 @@ export const users = pgTable(
     // app are refused until a recovery code or the e-mailed unlock link clears it.
     totpLockedAt: ts('totp_locked_at'),
     lastUpdated: ts('last_updated').notNull().defaultNow(),
+    // Set when the owner closed the account (decision 165). The row stays, with its e-mail, for
+    // the money records that point to it; nothing signs in to it again.
+    closedAt: ts('closed_at'),
     ...demoFlags(),
   },
   (t) => [

@@ -4,9 +4,9 @@
 // happens). Every API request is matched to its session here and gets `request.auth`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { and, eq, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { sessions } from '../db/schema';
+import { sessions, users } from '../db/schema';
 import { AppError, unauthorized } from '../lib/errors';
 import { hashToken, isWellFormedToken, newToken } from '../lib/tokens';
 import { changed, inTransaction } from '../lib/transaction';
@@ -56,9 +56,12 @@ export const sessionPlugin = fp(
     app.decorateRequest('auth', null);
     // Every API request of a signed-in user runs this lookup: prepared once (a named statement
     // per pooled connection), it skips building the query and PostgreSQL's parse and plan.
+    // Only a session of an open account counts (decision 165): closing ends every session, and
+    // this also ends one that a sign-in racing the closing wrote just after it.
     const sessionByTokenHash = app.db
-      .select()
+      .select(getTableColumns(sessions))
       .from(sessions)
+      .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.closedAt)))
       .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
       .prepare('session_by_token_hash');
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../lib/session';
 import { Spinner } from '../ui/Spinner';
-import { isLoggingOut } from './shells/useLogout';
+import { leavingDestination } from '../lib/leave-signed-out';
 
 // Spec §2: a protected page shows a spinner while the session loads, then the page or /login.
 // The page asked for travels along so sign-in can come back to it.
@@ -17,8 +17,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   if (!profile) {
-    // After a deliberate logout the user goes to plain /login (spec §2), not back to this page.
-    if (isLoggingOut()) return <Navigate to="/login" replace />;
+    // After a deliberate logout the user goes to plain /login (spec §2), not back to this page;
+    // after closing the account, to the landing page.
+    const leavingTo = leavingDestination();
+    if (leavingTo) return <Navigate to={leavingTo} replace />;
     const next = location.pathname + location.search;
     return <Navigate to={`/login?next=${encodeURIComponent(next)}`} replace />;
   }

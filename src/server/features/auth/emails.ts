@@ -96,3 +96,16 @@ export function twoFactorLockedEmail(input: { to: string; appUrl: string; token:
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
+
+export function accountClosedEmail(input: { to: string; supportEmail: string }): MailMessage {
+  return {
+    to: input.to,
+    subject: 'Your PayWeave account is closed',
+    text: [
+      'Your PayWeave account was closed at your request. Every device was signed out, and your cards and saved drafts are closed.',
+      'Any hold a draft had on your sources is being released, and any cash-out already on its way still reaches you.',
+      '',
+      `We keep the records of your payments as the law requires. If you did not close your account, or want it back, contact ${input.supportEmail}.`,
+    ].join('\n'),
+  };
+}

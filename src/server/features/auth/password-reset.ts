@@ -24,7 +24,11 @@ export async function requestPasswordReset(
   mailer: Mailer,
   input: { email: string; now: Date; ip: string; appUrl: string },
 ): Promise<boolean> {
-  const [user] = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, input.email));
+  // A closed account (decision 165) is no account: no link, and the same answer as for an unknown e-mail.
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.email, input.email), isNull(users.closedAt)));
   if (!user) {
     await audit(db, { userId: null, event: 'password_reset_requested', ip: input.ip, details: { email: input.email, known: false }, at: input.now });
     return false;
@@ -74,7 +78,7 @@ export async function confirmPasswordReset(
     const [user] = await tx
       .update(users)
       .set({ passwordHash, lastReset: input.now, lastUpdated: input.now })
-      .where(eq(users.id, claimed.userId))
+      .where(and(eq(users.id, claimed.userId), isNull(users.closedAt)))
       .returning({ id: users.id, email: users.email });
     if (!user) throw invalidResetToken();
     await revokeResetTokens(tx, user.id, input.now);

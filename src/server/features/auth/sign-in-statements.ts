@@ -2,7 +2,7 @@
 // after it everything a signed-in answer needs in one round trip. Named statements built once
 // (db/named-statement.ts, decision 015): sign-in is the busiest write of the app after money, and
 // PostgreSQL's parse and plan and Drizzle's query building were most of its non-hash CPU.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { auditLog, sessions, users, type payoutMethods } from '../../db/schema';
@@ -14,7 +14,8 @@ export const accountByEmail = namedStatement('sign_in_account', (db) =>
   db
     .select({ id: users.id, passwordHash: users.passwordHash, totpEnabled: users.totpEnabled })
     .from(users)
-    .where(eq(users.email, sql.placeholder('email'))),
+    // A closed account (decision 165) signs in no more: to sign-in it is an unknown e-mail.
+    .where(and(eq(users.email, sql.placeholder('email')), isNull(users.closedAt))),
 );
 
 // The session row is the one createSession (plugins/session.ts) writes for a password sign-in:

@@ -6,9 +6,9 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { draftLifetimeCutoff, unsavedDraftIdleCutoff } from '../../../core/draft-lifetime';
-import { combineSources, combines } from '../../db/schema';
-import { enqueueEffects } from '../../effects/money-effects';
-import { DRAFT_STATUSES, voidEffects } from './draft-service';
+import { combines } from '../../db/schema';
+import { deleteLockedDrafts } from './delete-drafts';
+import { DRAFT_STATUSES } from './draft-service';
 
 export const DRAFT_LIFETIME_INTERVAL_MS = 5 * 60 * 1000;
 /** Drafts deleted per transaction; a run goes on until a batch comes back short. */
@@ -42,18 +42,7 @@ async function deleteExpiredDrafts(app: FastifyInstance, startedBefore: Date): P
       .orderBy(asc(combines.createdAt))
       .limit(DELETION_BATCH)
       .for('update', { skipLocked: true });
-    if (due.length === 0) return 0;
-    const ids = due.map((d) => d.id);
-    const sources = await tx
-      .select({ combineId: combineSources.combineId, authorizationId: combineSources.authorizationId, bnplTransactionId: combineSources.bnplTransactionId })
-      .from(combineSources)
-      .where(inArray(combineSources.combineId, ids));
-    await tx.delete(combines).where(inArray(combines.id, ids));
-    // The holds are voided after the commit (DECISIONS §7), from the rows written with the delete.
-    await enqueueEffects(
-      tx,
-      due.flatMap((draft) => voidEffects(draft.userId, draft.id, sources.filter((s) => s.combineId === draft.id))),
-    );
+    await deleteLockedDrafts(tx, due);
     return due.length;
   });
 }

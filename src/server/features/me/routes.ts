@@ -11,6 +11,7 @@ import { deliverMailSoon } from '../../lib/mail';
 import { changeEmail } from './change-email';
 import { changePassword } from './change-password';
 import { loadProfile } from '../auth';
+import { closeAccountRoutes } from './close-account-route';
 import { sessionListRoutes } from './session-list-routes';
 import { twoFactorRoutes } from './two-factor-routes';
 
@@ -19,6 +20,7 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409
 export const meRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(twoFactorRoutes);
   await app.register(sessionListRoutes);
+  await app.register(closeAccountRoutes);
 
   app.get(
     '/me',

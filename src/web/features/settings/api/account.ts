@@ -20,3 +20,12 @@ export function useChangePassword() {
     onSuccess: () => client.invalidateQueries({ queryKey: sessionQueryKey }),
   });
 }
+
+/**
+ * POST /api/me/close-account (decision 165): 204 and the session cookie cleared; 403
+ * reauthentication_required without a recent password; 409 while money is owed to the user.
+ * The caller leaves the signed-in app on success (nothing of the account's cache is kept).
+ */
+export function useCloseAccount() {
+  return useMutation({ mutationFn: () => api<void>('/api/me/close-account', { method: 'POST' }) });
+}

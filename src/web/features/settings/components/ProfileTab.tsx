@@ -8,6 +8,7 @@ import { Notice } from '../../../ui/Notice';
 import { TextField } from '../../../ui/TextField';
 import { useToast } from '../../../ui/toast';
 import { useChangeEmail } from '../api/account';
+import { CloseAccountPanel } from './CloseAccountPanel';
 
 const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
@@ -65,6 +66,7 @@ export function ProfileTab({ profile }: { profile: Profile }) {
           </Button>
         </div>
       </Form>
+      <CloseAccountPanel />
     </div>
   );
 }

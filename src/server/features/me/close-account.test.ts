@@ -1,0 +1,245 @@
+// Closing an account (decision 165), through the API: refused, changing nothing, while PayWeave
+// owes its owner money; otherwise every way in goes, the drafts' holds are voided once, the cards
+// and the paid plan end, and the e-mail can open no account again. On PostgreSQL, a closing that
+// races a completion or a sign-in never leaves money on a closed account or a session that works.
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_CLOSURE_MESSAGES } from '../../../core/account-closure';
+import {
+  addSource,
+  asUser,
+  createCard,
+  registerUser,
+  sessionCookieFrom,
+  startCombine,
+  TEST_PASSWORD,
+  type ApiUser,
+} from '../../../../tests/helpers/api-client';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
+import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
+import { auditLog, cards, combineSources, combines, outbox, payoutMethods, rebates, sessions, users } from '../../db/schema';
+import { checkLedger } from '../../ledger/check-ledger';
+import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
+
+const run = await requireEngine();
+const MINUTE_MS = 60_000;
+
+type Account = ApiUser & { id: string };
+
+function errorOf(res: { json(): unknown }) {
+  return (res.json() as { error: { code: string; message: string } }).error;
+}
+
+describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
+  let t: TestApp;
+  let clock = new Date('2026-12-01T09:00:00.000Z');
+  const advance = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => clock });
+  });
+  afterEach(async () => {
+    if (t) expect((await checkLedger(t.database.db)).problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function signUp(): Promise<Account> {
+    const user = await registerUser(t.app, `closing-${randomUUID()}@example.com`);
+    return Object.assign(user, { id: (await user.request('GET', '/api/me')).json().id as string });
+  }
+
+  async function signIn(email: string) {
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, password: TEST_PASSWORD }),
+    });
+  }
+
+  async function reauthenticate(user: ApiUser) {
+    const res = await user.request('POST', '/api/auth/reauthenticate', { password: TEST_PASSWORD });
+    expect(res.statusCode, res.body).toBe(204);
+  }
+
+  const close = (user: ApiUser) => user.request('POST', '/api/me/close-account');
+
+  /** A card of `amount` dollars whose whole balance is then cashed out to ACH: a card left at $0.00. */
+  async function cardCashedOutToZero(user: ApiUser) {
+    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    const created = await createCard(user, '40');
+    expect(created.statusCode, created.body).toBe(201);
+    const card = (created.json() as { card: { id: string; remainingAmountCents: number } }).card;
+    const cashedOut = await user.request('POST', '/api/cashouts', { cardId: card.id, amountCents: card.remainingAmountCents, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
+    expect(cashedOut.statusCode, cashedOut.body).toBe(201);
+    return card.id;
+  }
+
+  async function accountRow(id: string) {
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, id));
+    return row!;
+  }
+
+  it('needs the password entered in the last 5 minutes, and a session', async () => {
+    const user = await signUp();
+    advance(CLOSE_ACCOUNT_REAUTH_WINDOW_MS + MINUTE_MS);
+    const stale = await close(user);
+    expect(stale.statusCode).toBe(403);
+    expect(errorOf(stale)).toEqual({ code: 'reauthentication_required', message: REAUTHENTICATION_REQUIRED_MESSAGE });
+    expect((await accountRow(user.id)).closedAt).toBeNull();
+    expect((await user.request('GET', '/api/me')).statusCode).toBe(200);
+
+    const signedOut = await t.app.inject({ method: 'POST', url: '/api/me/close-account' });
+    expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('is refused while a card holds money or a rebate waits for a payout method, and the refusal changes nothing', async () => {
+    const user = await signUp();
+    const created = await createCard(user, '25');
+    expect(created.statusCode, created.body).toBe(201);
+    const card = (created.json() as { card: { id: string; remainingAmountCents: number } }).card;
+    const draft = await startCombine(user, '30', '0');
+    expect((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode).toBe(201);
+    await reauthenticate(user);
+
+    const refused = await close(user);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toEqual({ code: 'account_has_balance', message: ACCOUNT_CLOSURE_MESSAGES.balance(card.remainingAmountCents) });
+    // The draft (deleted before the count) came back with the rollback, and keeps its hold.
+    const [kept] = await t.database.db.select().from(combines).where(eq(combines.id, draft.id));
+    expect(kept?.status).toBe('in_progress');
+    const voids = await t.database.db.select().from(combineSources).where(eq(combineSources.combineId, draft.id));
+    expect(voids).toHaveLength(1);
+    await t.app.effects.drain();
+    expect(t.calls.effective('processor.release').filter((c) => c.reference === `void:${voids[0]!.authorizationId}`)).toHaveLength(0);
+    expect((await t.database.db.select().from(cards).where(eq(cards.id, card.id)))[0]).toMatchObject({ status: 'active', closedAt: null });
+    expect((await accountRow(user.id)).closedAt).toBeNull();
+    expect((await user.request('GET', '/api/me')).statusCode).toBe(200);
+
+    // A rebate owed and not yet paid (no payout method) is money owed too.
+    const rebated = await signUp();
+    await t.database.db.insert(rebates).values({
+      userId: rebated.id,
+      combineId: randomUUID(),
+      cardId: randomUUID(),
+      sourceId: randomUUID(),
+      bnplFeeMaxCents: 1_500,
+      bnplFeeActualCents: 525,
+      rebateAmountCents: 975,
+    });
+    await reauthenticate(rebated);
+    const owed = await close(rebated);
+    expect(owed.statusCode).toBe(409);
+    expect(errorOf(owed)).toEqual({ code: 'rebates_pending', message: ACCOUNT_CLOSURE_MESSAGES.rebates(975) });
+    expect((await accountRow(rebated.id)).closedAt).toBeNull();
+  });
+
+  it('closes an account owed nothing: every device signed out, drafts deleted with their holds voided once, cards and plan ended, and the e-mail opens nothing again', async () => {
+    const user = await signUp();
+    const cardId = await cardCashedOutToZero(user);
+    await t.database.db
+      .update(users)
+      .set({ subscription: 'premium', billingCycle: 'monthly', subscriptionPriceCents: 999, subscriptionPeriodEnd: new Date(clock.getTime() + 20 * 24 * 60 * MINUTE_MS) })
+      .where(eq(users.id, user.id));
+    const draft = await startCombine(user, '30', '0');
+    expect((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode).toBe(201);
+    expect((await user.request('POST', `/api/combines/${draft.id}/save`, { currentStep: 2 })).statusCode).toBe(200);
+    const [source] = await t.database.db.select().from(combineSources).where(eq(combineSources.combineId, draft.id));
+    const phoneSignIn = await signIn(user.email);
+    expect(phoneSignIn.statusCode).toBe(200);
+    const phone = asUser(t.app, user.email, sessionCookieFrom(phoneSignIn));
+
+    await reauthenticate(user);
+    const closed = await close(user);
+    expect(closed.statusCode, closed.body).toBe(204);
+    expect(String(closed.headers['set-cookie'])).toMatch(/^pw_session=;/);
+
+    // Signed out everywhere, at once.
+    for (const device of [user, phone]) expect((await device.request('GET', '/api/me')).statusCode).toBe(401);
+    expect(await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+
+    const account = await accountRow(user.id);
+    expect(account).toMatchObject({ closedAt: clock, passwordHash: '', subscription: 'free', billingCycle: null, subscriptionPeriodEnd: null, preferredPayout: null, totpEnabled: false });
+    expect(await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
+    expect((await t.database.db.select().from(cards).where(eq(cards.id, cardId)))[0]).toMatchObject({ status: 'closed', closedAt: clock, remainingAmountCents: 0 });
+    expect(await t.database.db.select().from(combines).where(eq(combines.id, draft.id))).toEqual([]);
+    await t.app.effects.drain();
+    await t.app.effects.drain();
+    expect(t.calls.effective('processor.release').filter((c) => c.reference === `void:${source!.authorizationId}`)).toHaveLength(1);
+
+    const [mail] = await t.database.db.select().from(outbox).where(and(eq(outbox.toAddress, user.email), eq(outbox.subject, 'Your PayWeave account is closed')));
+    expect(mail?.textBody).toContain('support@payweave.example');
+    const [audited] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.userId, user.id), eq(auditLog.event, 'account_closed')));
+    expect(audited?.details).toEqual({ draftsDeleted: 1, cardsClosed: 1 });
+
+    // The right password opens nothing: the same answer as an unknown e-mail.
+    const again = await signIn(user.email);
+    expect(again.statusCode).toBe(401);
+    expect(errorOf(again).code).toBe('invalid_credentials');
+    // No reset link is sent for it, with the answer every e-mail gets.
+    const mailsBefore = (await t.database.db.select().from(outbox).where(eq(outbox.toAddress, user.email))).length;
+    const reset = await t.app.inject({ method: 'POST', url: '/api/auth/password-reset', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: user.email }) });
+    expect(reset.statusCode).toBe(202);
+    expect(await t.database.db.select().from(outbox).where(eq(outbox.toAddress, user.email))).toHaveLength(mailsBefore);
+    // The address stays with the closed account's records.
+    const reRegister = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: user.email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptTerms: true }),
+    });
+    expect(reRegister.statusCode).toBe(409);
+    // The old cookie is no way back in either.
+    expect((await user.request('POST', '/api/me/close-account')).statusCode).toBe(401);
+  });
+
+  it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {
+    const CLOSE_DELAYS_MS = [0, 2, 5, 10, 20, 40, 80];
+    for (let round = 0; round < CLOSE_DELAYS_MS.length; round += 1) {
+      const user = await signUp();
+      const draft = await startCombine(user, '20', '0');
+      expect((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode).toBe(201);
+      const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
+      const quote = (await user.request('POST', `/api/combines/${draft.id}/quote`, choices)).json() as { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
+      const complete = () =>
+        user.request(
+          'POST',
+          `/api/combines/${draft.id}/complete`,
+          { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
+          { 'idempotency-key': randomUUID() },
+        );
+      await reauthenticate(user);
+
+      // The closing starts at once, then later and later: each order of the three is met.
+      const closeAfterMs = CLOSE_DELAYS_MS[round]!;
+      const [completed, closed, signedIn] = await Promise.all([
+        complete(),
+        new Promise((resolve) => setTimeout(resolve, closeAfterMs)).then(() => close(user)),
+        signIn(user.email),
+      ]);
+
+      const account = await accountRow(user.id);
+      const money = await t.database.db.select({ remaining: cards.remainingAmountCents }).from(cards).where(eq(cards.userId, user.id));
+      if (closed.statusCode === 204) {
+        expect(account.closedAt).not.toBeNull();
+        expect(completed.statusCode, completed.body).not.toBe(201);
+        expect(money.every((c) => c.remaining === 0)).toBe(true);
+        if (signedIn.statusCode === 200) {
+          const late = asUser(t.app, user.email, sessionCookieFrom(signedIn));
+          expect((await late.request('GET', '/api/me')).statusCode).toBe(401);
+        }
+      } else {
+        expect(closed.statusCode, closed.body).toBe(409);
+        expect(errorOf(closed).code).toBe('account_has_balance');
+        expect(completed.statusCode, completed.body).toBe(201);
+        expect(account.closedAt).toBeNull();
+      }
+    }
+  });
+});

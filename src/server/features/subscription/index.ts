@@ -1,0 +1,2 @@
+// The subscription feature's public face: what other features may use.
+export { revertToFree } from './upgrade-subscription';

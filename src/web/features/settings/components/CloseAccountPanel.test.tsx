@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { ACCOUNT_CLOSURE_MESSAGES } from '../../../../core/account-closure';
+import { sessionQueryKey } from '../../../lib/session';
+import { fakeApi, renderPage } from '../../../test/render';
+import { ACCOUNT_CLOSED_TOAST, CloseAccountPanel } from './CloseAccountPanel';
+
+const reauthRequired = { status: 403, body: { error: { code: 'reauthentication_required', message: 'Please enter your password again to continue.' } } };
+const passkeys = { 'GET /api/me/passkeys': { body: { passkeys: [] } } };
+
+async function openConfirmation(user: ReturnType<typeof renderPage>['user']) {
+  await user.click(screen.getByRole('button', { name: 'Close account' }));
+  return screen.findByRole('dialog', { name: 'Close your account?' });
+}
+
+describe('Settings → Profile → Close account (decision 165)', () => {
+  it('closes after a confirmation and the password, forgets the account, says so and goes to the landing page', async () => {
+    let posts = 0;
+    const api = fakeApi({
+      ...passkeys,
+      'POST /api/me/close-account': () => (++posts === 1 ? reauthRequired : { status: 204 }),
+      'POST /api/auth/reauthenticate': { status: 204 },
+    });
+    const { user, router, queryClient } = renderPage(<CloseAccountPanel />, { path: '/settings' });
+    queryClient.setQueryData(sessionQueryKey, { id: 'someone' });
+    queryClient.setQueryData(['cards'], [{ id: 'card' }]);
+
+    const confirm = await openConfirmation(user);
+    expect(confirm.textContent).toContain('This cannot be undone.');
+    // Cancel backs out, with nothing sent.
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.sent.filter((request) => request.method === 'POST')).toEqual([]);
+
+    await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
+    const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    expect(reauth.textContent).toContain('before closing your account');
+    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(posts).toBe(2);
+    expect(await screen.findByText(ACCOUNT_CLOSED_TOAST)).toBeTruthy();
+    expect(queryClient.getQueryData(['cards'])).toBeUndefined();
+    expect(queryClient.getQueryData(sessionQueryKey)).toBeNull();
+  });
+
+  it('when money is still owed, says how much and where to go first, and stays', async () => {
+    fakeApi({
+      ...passkeys,
+      'POST /api/me/close-account': { status: 409, body: { error: { code: 'account_has_balance', message: ACCOUNT_CLOSURE_MESSAGES.balance(1_234) } } },
+    });
+    const { user, router } = renderPage(<CloseAccountPanel />, { path: '/settings' });
+    await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your cards still hold $12.34. Cash it out or spend it before you close your account.');
+    expect(within(alert).getByRole('link', { name: 'Go to Cash Out' }).getAttribute('href')).toBe('/cashout');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(router.state.location.pathname).toBe('/settings');
+  });
+
+  it('when a rebate waits for a payout method, links to Payout Methods', async () => {
+    fakeApi({
+      ...passkeys,
+      'POST /api/me/close-account': { status: 409, body: { error: { code: 'rebates_pending', message: ACCOUNT_CLOSURE_MESSAGES.rebates(975) } } },
+    });
+    const { user } = renderPage(<CloseAccountPanel />, { path: '/settings' });
+    await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('$9.75 of buy-now-pay-later rebates is waiting to be paid to you.');
+    expect(within(alert).getByRole('link', { name: 'Add a payout method' }).getAttribute('href')).toBe('/settings?tab=payout-methods');
+  });
+});
