@@ -86,8 +86,9 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'How long we keep it',
     body: (
       <p>
-        We keep your account information while your account is open. After it is closed, we keep transaction and ledger
-        records for as long as financial record-keeping laws require, and delete or anonymise the rest.
+        We keep your account information while your account is open. When you close it, we delete your password,
+        passkeys, two-factor settings and payout methods at once. We keep your e-mail address with your transaction and
+        ledger records for as long as financial record-keeping laws require, then delete or anonymise them.
       </p>
     ),
   },
@@ -97,8 +98,9 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <>
         <p>
-          You can see and change your e-mail address, payout methods and plan in your account settings at any time. You
-          can also ask us for a copy of your data, to correct it, or to delete your account, by writing to us. We answer
+          You can see and change your e-mail address, payout methods and plan in your account settings at any time, and
+          close your account there once we owe you nothing. You can also ask us for a copy of your data, or to correct
+          it, by writing to us. We answer
           such requests within the time the law sets and may need to confirm your identity first.
         </p>
       </>

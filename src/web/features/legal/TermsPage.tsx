@@ -219,9 +219,10 @@ const SECTIONS: readonly LegalSection[] = [
     title: 'Suspension and closing your account',
     body: (
       <p>
-        You can stop using PayWeave at any time. We may suspend or close an account that breaks these Terms, that we are
-        required to close by law or by our partners, or that shows signs of fraud. Unless the law prevents it, we will
-        tell you why and let you cash out any remaining balance you are entitled to.
+        You can stop using PayWeave at any time, and close your account in your account settings once your cards hold
+        no money and no rebate is waiting to be paid to you. We may suspend or close an account that breaks these
+        Terms, that we are required to close by law or by our partners, or that shows signs of fraud. Unless the law
+        prevents it, we will tell you why and let you cash out any remaining balance you are entitled to.
       </p>
     ),
   },
