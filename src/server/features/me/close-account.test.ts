@@ -4,6 +4,8 @@
 // races a completion or a sign-in never leaves money on a closed account or a session that works.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CLOSURE_MESSAGES } from '../../../core/account-closure';
 import {
@@ -19,7 +21,7 @@ import {
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
-import { auditLog, cards, combineSources, combines, outbox, payoutMethods, rebates, sessions, users } from '../../db/schema';
+import { auditLog, cards, combineSources, combines, outbox, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
 
@@ -30,6 +32,22 @@ type Account = ApiUser & { id: string };
 
 function errorOf(res: { json(): unknown }) {
   return (res.json() as { error: { code: string; message: string } }).error;
+}
+
+/** Backends of this connection's database waiting on a row lock. */
+async function lockWaiters(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+  );
+  return rows[0]?.n ?? 0;
+}
+
+async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
@@ -197,6 +215,48 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(reRegister.statusCode).toBe(409);
     // The old cookie is no way back in either.
     expect((await user.request('POST', '/api/me/close-account')).statusCode).toBe(401);
+  });
+
+  /**
+   * Sends `during` while a closing is half-way, on PostgreSQL: the closing holds the account's row
+   * and has deleted the drafts, and waits for a card this test holds (counting the cards' money is
+   * next). `during` passed its session check before the closing commits, as a request sent from
+   * another tab a moment before does; it answers at once or waits for the account's row. Then the
+   * closing goes on and commits. Returns the answer to `during`.
+   */
+  async function whileClosing(user: ApiUser, zeroCardId: string, during: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> {
+    const locker = new pg.Client({ connectionString: t.database.url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('select id from cards where id = $1 for share', [zeroCardId]);
+      const closing = close(user);
+      await waitFor('the closing to wait for the card', async () => (await lockWaiters(locker)) >= 1);
+      let answered = false;
+      const request = during().finally(() => {
+        answered = true;
+      });
+      await waitFor('the request to answer or wait for the account', async () => answered || (await lockWaiters(locker)) >= 2);
+      await locker.query('commit');
+      const [closed, answer] = await Promise.all([closing, request]);
+      expect(closed.statusCode, closed.body).toBe(204);
+      return answer;
+    } finally {
+      await locker.end();
+    }
+  }
+
+  it.skipIf(testEngine() !== 'postgres')('a plan bought while the closing runs is refused: no payment is taken from a closed account, and no plan is left to renew', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    await reauthenticate(user);
+    const card = { name: 'Ada Lovelace', number: '4111 1111 1111 1111', expMonth: 12, expYear: clock.getUTCFullYear() + 2, cvv: '123' };
+
+    const upgraded = await whileClosing(user, zeroCardId, () => user.request('POST', '/api/subscription/upgrade', { plan: 'premium', billingCycle: 'monthly', card }));
+
+    expect(upgraded.statusCode, upgraded.body).toBe(401);
+    expect(await accountRow(user.id)).toMatchObject({ subscription: 'free', subscriptionPeriodEnd: null });
+    expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toEqual([]);
   });
 
   it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {

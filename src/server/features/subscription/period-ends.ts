@@ -34,8 +34,9 @@ export async function processSubscriptionPeriodEnds(db: Db, now: Date, options: 
       const user = await loadSubscriber(tx, id, { forUpdate: true });
       if (user.subscription === 'free' || !user.subscriptionPeriodEnd || user.subscriptionPeriodEnd.getTime() > now.getTime()) return 'none';
       const cycle = user.billingCycle as BillingCycle | null;
-      // Live mode cannot charge a renewal yet, so a period that ends there ends the plan.
-      if (user.cancelAtPeriodEnd || !options.demoMode || cycle === null) {
+      // Live mode cannot charge a renewal yet, so a period that ends there ends the plan. A closed
+      // account (decision 165) is never charged again, however a paid plan is still on it.
+      if (user.cancelAtPeriodEnd || user.closedAt || !options.demoMode || cycle === null) {
         await revertToFree(tx, id, now);
         return 'reverted';
       }

@@ -241,6 +241,18 @@ describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, (
     // Running the job again in the same period does nothing.
     expect(await processSubscriptionPeriodEnds(t.database.db, at, { demoMode: true })).toEqual({ reverted: 0, renewed: 0 });
   });
+
+  it('a closed account (decision 165) is never charged a renewal: a paid plan left on it ends at the period end', async () => {
+    const user = await signUp(t);
+    expect((await upgrade(user, 'premium', 'monthly')).statusCode).toBe(200);
+    // However the plan outlived the closing (closing ends it; an upgrade racing it is refused).
+    await t.database.db.update(users).set({ closedAt: clock }).where(eq(users.id, user.id));
+    const at = new Date((await userRow(t, user.id)).subscriptionPeriodEnd!.getTime() + 1_000);
+    const report = await processSubscriptionPeriodEnds(t.database.db, at, { demoMode: true });
+    expect(report.renewed).toBe(0);
+    expect(await userRow(t, user.id)).toMatchObject({ subscription: 'free', billingCycle: null, subscriptionPeriodEnd: null });
+    expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toHaveLength(1);
+  });
 });
 
 describe.skipIf(!run)(`upgrade in live mode (${testEngine()})`, () => {

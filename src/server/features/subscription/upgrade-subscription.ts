@@ -13,7 +13,7 @@ import type { Tx } from '../../db/client';
 import { subscriptionPayments, users } from '../../db/schema';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
-import { AppError, badRequest, conflict } from '../../lib/errors';
+import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors';
 import { requestFingerprint, withIdempotency } from '../../lib/idempotency';
 import { inTransaction } from '../../lib/transaction';
 import { lastPaymentOf, loadSubscriber, toPayment, toSubscriptionView } from './subscription-view';
@@ -54,6 +54,9 @@ function cardSummary(number: string): { brand: string | null; last4: string | nu
 async function upgradeInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: UpgradeRequest): Promise<UpgradeResponse> {
   const now = app.now();
   const user = await loadSubscriber(tx, userId, { forUpdate: true });
+  // Closed while this request was on its way (its session was checked before the closing
+  // committed): a closed account buys nothing (decision 165), and a plan bought now would renew.
+  if (user.closedAt) throw unauthorized();
   const from = user.subscription as PlanId;
   // Only moves to a higher tier are sold; the current plan and downgrades are 'Not Available'.
   if (!canUpgrade(from, input.plan)) throw conflict(SUBSCRIPTION_MESSAGES.notAvailable, 'not_available');
