@@ -16,8 +16,9 @@ import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
 import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
-import { cards, combineSources, combines } from '../../db/schema';
-import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented, refusalError } from '../../lib/errors';
+import { cards, combineSources, combines, users } from '../../db/schema';
+import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented, refusalError, unauthorized } from '../../lib/errors';
+import { inTransaction } from '../../lib/transaction';
 import { effectReference, enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { buildCombineView, loadCombine, loadSources, sourceKind, type CombineRow } from './combine-view';
 import { loadPricing, loadUser } from './pricing';
@@ -84,25 +85,32 @@ export async function createCombine(
 ): Promise<Combine> {
   const total = totalFrom(input);
   await assertMonthlyAllowance(app, userId, (await loadUser(app.db, userId)).subscription);
-  const [row] = await app.db
-    .insert(combines)
-    .values({
-      userId,
-      status: 'in_progress',
-      baseAmountCents: total.baseCents,
-      taxBufferCents: total.taxBufferCents,
-      totalAmountCents: total.totalCents,
-      includeTaxBuffer: total.taxBufferCents > 0,
-      baseInput: input.baseInput.trim(),
-      bufferInput: input.bufferInput.trim(),
-      bufferMode: input.bufferMode,
-      currentStep: 2,
-      // The app's clock, like every later change of the draft: its lifetime is counted from here (decision 163).
-      createdAt: app.now(),
-      updatedAt: app.now(),
-      ...demoFlags(app),
-    })
-    .returning({ id: combines.id });
+  const [row] = await inTransaction(app.db, async (tx) => {
+    // The account's row shared (decision 165): a closing, which locks it for update before it
+    // deletes the drafts, either waits for this one and deletes it too, or has committed, and a
+    // closed account starts nothing (its holds would outlive it, and a completion fund a card).
+    const [account] = await tx.select({ closedAt: users.closedAt }).from(users).where(eq(users.id, userId)).for('share');
+    if (!account || account.closedAt) throw unauthorized();
+    return tx
+      .insert(combines)
+      .values({
+        userId,
+        status: 'in_progress',
+        baseAmountCents: total.baseCents,
+        taxBufferCents: total.taxBufferCents,
+        totalAmountCents: total.totalCents,
+        includeTaxBuffer: total.taxBufferCents > 0,
+        baseInput: input.baseInput.trim(),
+        bufferInput: input.bufferInput.trim(),
+        bufferMode: input.bufferMode,
+        currentStep: 2,
+        // The app's clock, like every later change of the draft: its lifetime is counted from here (decision 163).
+        createdAt: app.now(),
+        updatedAt: app.now(),
+        ...demoFlags(app),
+      })
+      .returning({ id: combines.id });
+  });
   if (!row) throw new Error('combine insert returned nothing');
   return viewCombine(app, userId, row.id);
 }

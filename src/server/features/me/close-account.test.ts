@@ -259,6 +259,18 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toEqual([]);
   });
 
+  it.skipIf(testEngine() !== 'postgres')('a combine started while the closing runs is refused: no draft outlives the closing to hold a source or fund a card', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    await reauthenticate(user);
+
+    const started = await whileClosing(user, zeroCardId, () => user.request('POST', '/api/combines', { baseInput: '20', bufferInput: '0', bufferMode: 'percent' }));
+
+    expect(started.statusCode, started.body).toBe(401);
+    const left = await t.database.db.select({ status: combines.status }).from(combines).where(eq(combines.userId, user.id));
+    expect(left).toEqual([{ status: 'completed' }]);
+  });
+
   it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {
     const CLOSE_DELAYS_MS = [0, 2, 5, 10, 20, 40, 80];
     for (let round = 0; round < CLOSE_DELAYS_MS.length; round += 1) {
