@@ -271,6 +271,19 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(left).toEqual([{ status: 'completed' }]);
   });
 
+  it.skipIf(testEngine() !== 'postgres')('a payout method added while the closing runs is refused: the closed account keeps none', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    expect((await user.request('DELETE', '/api/payout-methods/ach')).statusCode).toBe(200);
+    await reauthenticate(user);
+
+    const added = await whileClosing(user, zeroCardId, () => user.request('POST', '/api/payout-methods', { method: 'ach' }));
+
+    expect(added.statusCode, added.body).toBe(401);
+    expect(await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
+    expect((await accountRow(user.id)).preferredPayout).toBeNull();
+  });
+
   it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {
     const CLOSE_DELAYS_MS = [0, 2, 5, 10, 20, 40, 80];
     for (let round = 0; round < CLOSE_DELAYS_MS.length; round += 1) {

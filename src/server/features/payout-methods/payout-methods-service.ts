@@ -18,7 +18,7 @@ import {
 } from '../../../contracts/payout-methods';
 import type { DbOrTx, Tx } from '../../db/client';
 import { payoutMethods, users } from '../../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
 import { payPendingRebates, pendingRebatesOf, type RebatesPaid } from './pay-pending-rebates';
 
@@ -26,11 +26,13 @@ type UserRow = { id: string; subscription: string; preferredPayout: string | nul
 
 async function lockUser(tx: Tx, userId: string): Promise<UserRow> {
   const [user] = await tx
-    .select({ id: users.id, subscription: users.subscription, preferredPayout: users.preferredPayout })
+    .select({ id: users.id, subscription: users.subscription, preferredPayout: users.preferredPayout, closedAt: users.closedAt })
     .from(users)
     .where(eq(users.id, userId))
     .for('no key update'); // not UPDATE: rows referencing the user take KEY SHARE on it (see combines/complete-combine.ts)
   if (!user) throw notFound('Account not found.');
+  // Closed while this request was on its way (decision 165): the closing removed the payout methods.
+  if (user.closedAt) throw unauthorized();
   return user;
 }
 
