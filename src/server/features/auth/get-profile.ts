@@ -1,6 +1,6 @@
 // The spec §3 user profile as the API shows it (contracts/me.ts). Other features that change the
 // profile (plans, payout methods, promo) answer with this too, so the web app's ['me'] stays one shape.
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Profile } from '../../../contracts/me';
 import { isPromoActive } from '../../../core/promo';
 import type { DbOrTx } from '../../db/client';
@@ -76,9 +76,13 @@ export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutM
   };
 }
 
-/** The user's profile, or null when the account no longer exists. */
+/**
+ * The user's profile, or null when the account no longer exists or is closed (decision 165: a
+ * closed account is no account). A sign-in or a change that ends by answering the profile, and
+ * that raced a closing, thus answers 401 and rolls back.
+ */
 export async function loadProfile(db: DbOrTx, userId: string, now: Date): Promise<Profile | null> {
-  const [user] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
+  const [user] = await db.select(profileColumns).from(users).where(and(eq(users.id, userId), isNull(users.closedAt)));
   if (!user) return null;
   const methods = await db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)).orderBy(asc(payoutMethods.createdAt));
   return toProfile(user, methods, now);

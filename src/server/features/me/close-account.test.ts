@@ -18,10 +18,12 @@ import {
   TEST_PASSWORD,
   type ApiUser,
 } from '../../../../tests/helpers/api-client';
+import { jarClient, signInWithPasskeyVia } from '../../../../tests/helpers/passkey-client';
+import { SoftAuthenticator } from '../../../../tests/helpers/soft-authenticator';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
-import { auditLog, cards, combineSources, combines, outbox, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
+import { auditLog, cards, combineSources, combines, outbox, passkeys, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
 
@@ -282,6 +284,45 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(added.statusCode, added.body).toBe(401);
     expect(await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
     expect((await accountRow(user.id)).preferredPayout).toBeNull();
+  });
+
+  it.skipIf(testEngine() !== 'postgres')('an e-mail change sent while the closing runs changes nothing: the address stays with the closed account', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    await reauthenticate(user);
+    const newAddress = `elsewhere-${randomUUID()}@example.com`;
+
+    const changed = await whileClosing(user, zeroCardId, () => user.request('PUT', '/api/me/email', { email: newAddress, currentPassword: TEST_PASSWORD }));
+
+    expect(changed.statusCode, changed.body).toBe(401);
+    expect((await accountRow(user.id)).email).toBe(user.email);
+    expect(await t.database.db.select().from(outbox).where(and(eq(outbox.toAddress, user.email), eq(outbox.subject, 'Your PayWeave e-mail address was changed')))).toEqual([]);
+    // So the address still cannot open a new account (decision 165), and the new one is free.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: user.email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptTerms: true }),
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it.skipIf(testEngine() !== 'postgres')('a passkey added while the closing runs is refused and signs in to nothing', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    await reauthenticate(user);
+    const authenticator = new SoftAuthenticator(t.config.appUrl);
+    const options = await user.request('POST', '/api/me/passkeys/options');
+    expect(options.statusCode, options.body).toBe(200);
+    const credential = authenticator.register(options.json());
+
+    const added = await whileClosing(user, zeroCardId, () => user.request('POST', '/api/me/passkeys', { name: 'Laptop', credential }));
+
+    expect(added.statusCode, added.body).toBe(401);
+    expect(await t.database.db.select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
+    const signedIn = await signInWithPasskeyVia(jarClient(t.app, '10.165.0.1'), authenticator);
+    expect(signedIn.statusCode, signedIn.body).toBe(401);
+    expect(await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
   });
 
   it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {

@@ -75,8 +75,10 @@ export async function addPasskey(
   }
   const credentialId = info.credential.id;
   return inTransaction(db, async (tx) => {
-    // The account row locked: two additions at once cannot both pass the limit.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('no key update');
+    // The account row locked: two additions at once cannot both pass the limit. An account closed
+    // since this request's session was checked takes no new way in (decision 165).
+    const [account] = await tx.select({ closedAt: users.closedAt }).from(users).where(eq(users.id, input.userId)).for('no key update');
+    if (!account || account.closedAt) throw unauthorized();
     if ((await countPasskeys(tx, input.userId)) >= MAX_PASSKEYS_PER_ACCOUNT) throw limitReached();
     const [taken] = await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.credentialId, credentialId));
     if (taken) throw alreadyRegistered();
