@@ -23,7 +23,7 @@ import { SoftAuthenticator } from '../../../../tests/helpers/soft-authenticator'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
-import { auditLog, cards, combineSources, combines, outbox, passkeys, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
+import { auditLog, cards, combineSources, combines, moneyEffects, outbox, passkeys, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
 
@@ -259,6 +259,30 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(upgraded.statusCode, upgraded.body).toBe(401);
     expect(await accountRow(user.id)).toMatchObject({ subscription: 'free', subscriptionPeriodEnd: null });
     expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toEqual([]);
+  });
+
+  it.skipIf(testEngine() !== 'postgres')('a source added while the closing runs is refused, and the hold it made first is released with the draft\'s', async () => {
+    const user = await signUp();
+    const zeroCardId = await cardCashedOutToZero(user);
+    const draft = await startCombine(user, '60', '0');
+    expect((await addSource(user, draft.id, { chargeCents: 2_000 })).statusCode).toBe(201);
+    await reauthenticate(user);
+
+    // The pre-authorisation is asked for before the write that records it (DECISIONS §7); that
+    // write then waits for the draft, which the closing has deleted.
+    const added = await whileClosing(user, zeroCardId, () => addSource(user, draft.id, { chargeCents: 2_000 }));
+
+    expect(added.statusCode, added.body).toBe(404);
+    const holds = t.calls.effective('processor.preauthorize').filter((c) => c.reference.startsWith(`preauth:${draft.id}:`));
+    expect(holds).toHaveLength(2);
+    const voids = (await t.database.db.select().from(moneyEffects).where(and(eq(moneyEffects.userId, user.id), eq(moneyEffects.kind, 'void')))).filter(
+      (effect) => (effect.payload as { combineId: string }).combineId === draft.id,
+    );
+    expect(new Set(voids.map((effect) => (effect.payload as { authorizationId: string }).authorizationId)).size).toBe(2);
+    await t.app.effects.drain();
+    await t.app.effects.drain();
+    const released = new Set(t.calls.effective('processor.release').map((c) => c.reference));
+    expect(voids.filter((effect) => released.has(effect.reference))).toHaveLength(2);
   });
 
   it.skipIf(testEngine() !== 'postgres')('a combine started while the closing runs is refused: no draft outlives the closing to hold a source or fund a card', async () => {
