@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Icon } from './Icon';
 import './modal.css';
 
@@ -19,7 +19,7 @@ export type ModalProps = {
   showCloseButton?: boolean;
 };
 
-/** A generic dialog on Radix: focus is trapped inside and returns to the opener on close. */
+/** A generic dialog on Radix: focus is trapped inside and returns to the opener on close (when it is still there). */
 export function Modal({
   open,
   onOpenChange,
@@ -34,6 +34,23 @@ export function Modal({
   const blockWhenBusy = (event: Event) => {
     if (!dismissible) event.preventDefault();
   };
+  // Radix returns focus to its Dialog.Trigger, and these dialogs are opened by the app's own
+  // buttons: without this, focus fell to the page's body on every close, and a keyboard or screen
+  // reader user started again from the top. The opener is what had focus as the dialog opened
+  // (read before Radix moves focus into it).
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }, [open]);
+  const returnFocus = (event: Event) => {
+    event.preventDefault();
+    const target = opener.current;
+    opener.current = null;
+    // Only if focus is nowhere: the caller (or a dialog opened in this one's place) may have put it
+    // somewhere on purpose, and an opener that is gone cannot take it.
+    const active = document.activeElement;
+    if (target?.isConnected && (active === null || active === document.body)) target.focus();
+  };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>
       <Dialog.Portal>
@@ -43,6 +60,7 @@ export function Modal({
           onEscapeKeyDown={blockWhenBusy}
           onPointerDownOutside={blockWhenBusy}
           onInteractOutside={blockWhenBusy}
+          onCloseAutoFocus={returnFocus}
           // Without a description Radix would warn; an explicit undefined tells it there is none.
           {...(description ? {} : { 'aria-describedby': undefined })}
         >

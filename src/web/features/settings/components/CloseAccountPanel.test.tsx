@@ -27,10 +27,11 @@ describe('Settings → Profile → Close account (decision 165)', () => {
 
     const confirm = await openConfirmation(user);
     expect(confirm.textContent).toContain('This cannot be undone.');
-    // Cancel backs out, with nothing sent.
+    // Cancel backs out, with nothing sent, and focus is back on the button that opened the dialog.
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.sent.filter((request) => request.method === 'POST')).toEqual([]);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close account' })));
 
     await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
@@ -58,6 +59,29 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     expect(within(alert).getByRole('link', { name: 'Go to Cash Out' }).getAttribute('href')).toBe('/cashout');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(router.state.location.pathname).toBe('/settings');
+    // Focus is on the refusal (read out, and the link is the next stop), not lost to the page's top.
+    await waitFor(() => expect(document.activeElement).toBe(alert.parentElement));
+  });
+
+  it('a refusal after the password was asked for closes the dialog and puts focus on what to do first', async () => {
+    let posts = 0;
+    fakeApi({
+      ...passkeys,
+      'POST /api/me/close-account': () =>
+        ++posts === 1 ? reauthRequired : { status: 409, body: { error: { code: 'account_has_balance', message: ACCOUNT_CLOSURE_MESSAGES.balance(1_234) } } },
+      'POST /api/auth/reauthenticate': { status: 204 },
+    });
+    const { user } = renderPage(<CloseAccountPanel />, { path: '/settings' });
+    await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
+    const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
+    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await user.keyboard('{Enter}');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Your cards still hold $12.34.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(alert.parentElement));
+    expect(posts).toBe(2);
   });
 
   it('when a rebate waits for a payout method, links to Payout Methods', async () => {

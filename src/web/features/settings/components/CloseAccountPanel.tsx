@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useLeaveSignedOut } from '../../../lib/leave-signed-out';
@@ -26,6 +26,15 @@ export function CloseAccountPanel() {
   const closing = useCloseAccount();
   const [step, setStep] = useState<Step>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const refusalNotice = useRef<HTMLDivElement>(null);
+
+  // A refusal closes the dialog it came from: focus goes to what it says (the amount, and the link
+  // to what to do first), once the dialog has let go of it, rather than to the page's top.
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => refusalNotice.current?.focus(), 0);
+    return () => clearTimeout(timer);
+  }, [refusal]);
 
   /** True when settled (closed or refused), false when the password is needed first. */
   async function attempt(): Promise<boolean> {
@@ -57,11 +66,13 @@ export function CloseAccountPanel() {
         your cards first.
       </p>
       {refusal && (
-        <Notice tone="error" role="alert">
-          {refusal.message}{' '}
-          {refusal.code === 'account_has_balance' && <Link to="/cashout">Go to Cash Out</Link>}
-          {refusal.code === 'rebates_pending' && <Link to="/settings?tab=payout-methods">Add a payout method</Link>}
-        </Notice>
+        <div ref={refusalNotice} tabIndex={-1}>
+          <Notice tone="error" role="alert">
+            {refusal.message}{' '}
+            {refusal.code === 'account_has_balance' && <Link to="/cashout">Go to Cash Out</Link>}
+            {refusal.code === 'rebates_pending' && <Link to="/settings?tab=payout-methods">Add a payout method</Link>}
+          </Notice>
+        </div>
       )}
       <div className="button-row">
         <Button variant="danger" onClick={() => setStep('confirm')}>
