@@ -300,7 +300,7 @@ test.describe('accounts', () => {
     // Signed up a moment ago: the password was entered within 5 minutes, so none is asked.
     await panel.getByRole('button', { name: 'Close account' }).click();
     const confirm = page.getByRole('dialog', { name: 'Close your account?' });
-    await expect(confirm).toContainText('This cannot be undone.');
+    await expect(confirm).toContainText('You cannot reopen it yourself.');
     await page.evaluate(() => Promise.all(document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity).map((animation) => animation.finished)));
     await expectAxeClean(page, '/settings, close account confirmation');
     await confirm.getByRole('button', { name: 'Close my account' }).click();

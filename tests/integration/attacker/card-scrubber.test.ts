@@ -10,7 +10,7 @@ import { buildApp } from '../../../src/server/app';
 import { CARD_NUMBER_MASK } from '../../../src/core/card-scrubber';
 import { outbox } from '../../../src/server/db/schema';
 import { createLogger } from '../../../src/server/logger';
-import { SUPPORT_EMAIL } from '../../../src/server/features/system/routes';
+import { SUPPORT_EMAIL } from '../../../src/server/lib/support-address';
 import { createCard, registerUser, TEST_MASTERCARD, TEST_VISA } from '../../helpers/api-client';
 import { scanDatabaseAndTexts } from '../../helpers/scan-secrets';
 import { testConfig } from '../../helpers/test-app';

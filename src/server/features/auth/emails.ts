@@ -1,6 +1,7 @@
 // The account e-mails. Plain text first (every client shows it); the links are absolute, built
 // from APP_URL, so they work from any mail client.
 import type { MailMessage } from '../../adapters/mailer';
+import { SUPPORT_EMAIL } from '../../lib/support-address';
 
 export const RESET_LINK_VALID_MINUTES = 60;
 
@@ -44,7 +45,7 @@ export function emailChangedEmail(input: { to: string; newEmail: string; appUrl:
     text: [
       `The e-mail address of your PayWeave account was changed to ${input.newEmail}.`,
       '',
-      `If this was not you, contact support@payweave.example right away.`,
+      `If this was not you, contact ${SUPPORT_EMAIL} right away.`,
     ].join('\n'),
   };
 }
@@ -60,7 +61,7 @@ export function twoFactorChangedEmail(input: { to: string; appUrl: string; chang
   return {
     to: input.to,
     subject,
-    text: [body, '', `If this was not you, reset your password now (${input.appUrl}/reset-password) and contact support@payweave.example.`].join('\n'),
+    text: [body, '', `If this was not you, reset your password now (${input.appUrl}/reset-password) and contact ${SUPPORT_EMAIL}.`].join('\n'),
   };
 }
 
@@ -97,7 +98,7 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export function accountClosedEmail(input: { to: string; supportEmail: string }): MailMessage {
+export function accountClosedEmail(input: { to: string }): MailMessage {
   return {
     to: input.to,
     subject: 'Your PayWeave account is closed',
@@ -105,7 +106,20 @@ export function accountClosedEmail(input: { to: string; supportEmail: string }):
       'Your PayWeave account was closed at your request. Every device was signed out, and your cards and saved drafts are closed.',
       'Any hold a draft had on your sources is being released, and any cash-out already on its way still reaches you.',
       '',
-      `We keep the records of your payments as the law requires. If you did not close your account, or want it back, contact ${input.supportEmail}.`,
+      `We keep the records of your payments as the law requires. If you did not close your account, contact ${SUPPORT_EMAIL} right away: only our support team can reopen it.`,
+    ].join('\n'),
+  };
+}
+
+/** Sent instead of a reset link when the address belongs to a closed account (decision 165). */
+export function closedAccountResetEmail(input: { to: string }): MailMessage {
+  return {
+    to: input.to,
+    subject: 'Your PayWeave account is closed',
+    text: [
+      'Someone (hopefully you) asked to reset the password of the PayWeave account of this address. That account is closed, so its password cannot be reset, and this address cannot open a new account.',
+      '',
+      `If you want it reopened, or did not close it, write to ${SUPPORT_EMAIL}. If you did not ask for this, ignore this e-mail.`,
     ].join('\n'),
   };
 }

@@ -12,7 +12,7 @@ import { hashPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import { inTransaction } from '../../lib/transaction';
 import { deleteUserSessions } from '../../plugins/session';
-import { passwordChangedEmail, passwordResetEmail, RESET_LINK_VALID_MINUTES } from './emails';
+import { closedAccountResetEmail, passwordChangedEmail, passwordResetEmail, RESET_LINK_VALID_MINUTES } from './emails';
 
 export const RESET_TOKEN_TTL_MS = RESET_LINK_VALID_MINUTES * 60 * 1000;
 
@@ -24,14 +24,19 @@ export async function requestPasswordReset(
   mailer: Mailer,
   input: { email: string; now: Date; ip: string; appUrl: string },
 ): Promise<boolean> {
-  // A closed account (decision 165) is no account: no link, and the same answer as for an unknown e-mail.
-  const [user] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(and(eq(users.email, input.email), isNull(users.closedAt)));
+  const [user] = await db.select({ id: users.id, email: users.email, closedAt: users.closedAt }).from(users).where(eq(users.email, input.email));
   if (!user) {
     await audit(db, { userId: null, event: 'password_reset_requested', ip: input.ip, details: { email: input.email, known: false }, at: input.now });
     return false;
+  }
+  // A closed account (decision 165) gets no link: its owner, coming back, is told it is closed and
+  // whom to write to. Only the mailbox's owner reads that, and the answer is the one every e-mail gets.
+  if (user.closedAt) {
+    await inTransaction(db, async (tx) => {
+      await mailer.enqueue(closedAccountResetEmail({ to: user.email }), tx);
+      await audit(tx, { userId: user.id, event: 'password_reset_requested', ip: input.ip, details: { known: true, closed: true }, at: input.now });
+    });
+    return true;
   }
   const token = newToken();
   await inTransaction(db, async (tx) => {

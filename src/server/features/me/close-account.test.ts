@@ -3,7 +3,7 @@
 // and the paid plan end, and the e-mail can open no account again. On PostgreSQL, a closing that
 // races a completion or a sign-in never leaves money on a closed account or a session that works.
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import { SoftAuthenticator } from '../../../../tests/helpers/soft-authenticator'
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
-import { auditLog, cards, combineSources, combines, moneyEffects, outbox, passkeys, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
+import { auditLog, cards, combineSources, combines, moneyEffects, outbox, passkeys, passwordResetTokens, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
 
@@ -202,11 +202,20 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     const again = await signIn(user.email);
     expect(again.statusCode).toBe(401);
     expect(errorOf(again).code).toBe('invalid_credentials');
-    // No reset link is sent for it, with the answer every e-mail gets.
+    // A reset, with the answer every e-mail gets, sends no link: it tells the address's owner the
+    // account is closed and whom to write to.
     const mailsBefore = (await t.database.db.select().from(outbox).where(eq(outbox.toAddress, user.email))).length;
     const reset = await t.app.inject({ method: 'POST', url: '/api/auth/password-reset', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: user.email }) });
     expect(reset.statusCode).toBe(202);
-    expect(await t.database.db.select().from(outbox).where(eq(outbox.toAddress, user.email))).toHaveLength(mailsBefore);
+    await t.app.afterAnswer.idle();
+    const mails = await t.database.db.select().from(outbox).where(eq(outbox.toAddress, user.email)).orderBy(asc(outbox.createdAt));
+    expect(mails).toHaveLength(mailsBefore + 1);
+    const notice = mails.at(-1)!;
+    expect(notice.subject).toBe('Your PayWeave account is closed');
+    expect(notice.textBody).toContain('its password cannot be reset');
+    expect(notice.textBody).toContain('support@payweave.example');
+    expect(notice.textBody).not.toMatch(/reset-password/);
+    expect(await t.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id))).toEqual([]);
     // The address stays with the closed account's records.
     const reRegister = await t.app.inject({
       method: 'POST',

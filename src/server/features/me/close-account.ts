@@ -26,7 +26,6 @@ import { accountClosedEmail } from '../auth';
 import { deleteDraftsOf } from '../combines';
 import { pendingRebatesOf } from '../payout-methods';
 import { revertToFree } from '../subscription';
-import { SUPPORT_EMAIL } from '../system';
 
 /** Closing needs the password (or a passkey) entered in this session within 5 minutes. */
 export const CLOSE_ACCOUNT_REAUTH_WINDOW_MS = 5 * 60 * 1000;
@@ -83,7 +82,7 @@ export async function closeAccount(db: Db, mailer: Mailer, input: { userId: stri
       })
       .where(eq(users.id, userId));
 
-    await mailer.enqueue(accountClosedEmail({ to: user.email, supportEmail: SUPPORT_EMAIL }), tx);
+    await mailer.enqueue(accountClosedEmail({ to: user.email }), tx);
     await audit(tx, { userId, event: 'account_closed', ip: input.ip, details: { draftsDeleted, cardsClosed: closedCards.length }, at: now });
     // Last, so that every instance forgets them only once all of the above has committed.
     await deleteUserSessions(tx, userId);

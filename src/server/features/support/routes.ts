@@ -7,7 +7,7 @@ import { supportMessageRequest, supportMessageResponse } from '../../../contract
 import { scrubCardNumbers } from '../../../core/card-scrubber';
 import { limitOn } from '../../plugins/rate-limit';
 import { deliverMailSoon } from '../../lib/mail';
-import { SUPPORT_EMAIL } from '../system';
+import { SUPPORT_EMAIL } from '../../lib/support-address';
 import { SESSION_OPTIONAL } from '../../plugins/request-order';
 
 /** Messages per IP address per hour: plenty for a person, useless for a spammer. */

@@ -1,3 +1,2 @@
-// The system feature's public face: the promo counter and the support address other features read.
+// The system feature's public face: the promo counter other features read.
 export { PROMO_COUNTER_ID, readPromoStatus } from './promo-status';
-export { SUPPORT_EMAIL } from './routes';

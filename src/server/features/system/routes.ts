@@ -3,8 +3,8 @@ import { healthResponse, promoResponse, publicConfigResponse } from '../../../co
 import { errorResponse } from '../../../contracts/common';
 import { readPromoStatus } from './promo-status';
 import { PUBLIC } from '../../plugins/request-order';
+import { SUPPORT_EMAIL } from '../../lib/support-address';
 
-export const SUPPORT_EMAIL = 'support@payweave.example';
 export const PAY_ADDRESS = 'pay.payweave.example';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {

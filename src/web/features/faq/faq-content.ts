@@ -315,7 +315,7 @@ export function buildFaq(options: { payAddress: string }): readonly FaqCategory[
           question: 'How do I close my account?',
           answer: [
             'In Account Settings, on the Profile tab, choose Close account and confirm with your password. First cash out or spend the money left on your cards, and add a payout method if a rebate is waiting for one: we close an account only when we owe you nothing.',
-            'Closing signs you out everywhere, closes your cards, deletes saved combines (releasing their holds) and ends a paid plan without refunding the current period. It cannot be undone; we keep the records of your payments as the law requires.',
+            'Closing signs you out everywhere, closes your cards, deletes saved combines (releasing their holds) and ends a paid plan without refunding the current period. You cannot reopen it yourself (write to support if you need it back), and we keep the records of your payments as the law requires.',
           ],
         },
       ],

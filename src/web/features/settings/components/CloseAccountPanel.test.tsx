@@ -26,7 +26,7 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     queryClient.setQueryData(['cards'], [{ id: 'card' }]);
 
     const confirm = await openConfirmation(user);
-    expect(confirm.textContent).toContain('This cannot be undone.');
+    expect(confirm.textContent).toContain('You cannot reopen it yourself.');
     // Cancel backs out, with nothing sent, and focus is back on the button that opened the dialog.
     await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -89,7 +89,10 @@ export function CloseAccountPanel() {
         busy={closing.isPending}
         onConfirm={() => void confirm()}
       >
-        <p>This cannot be undone. You will be signed out everywhere, your cards will stop working, and you will not be able to sign in with this e-mail again.</p>
+        <p>
+          You cannot reopen it yourself. You will be signed out everywhere, your cards will stop working, and this e-mail will not sign in or register
+          again. Only our support team can reopen a closed account.
+        </p>
       </ConfirmModal>
 
       <ReauthenticateModal
