@@ -83,6 +83,15 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     });
   }
 
+  /** A new account asked for with the address of an existing (here: closed) one. */
+  const registerAgain = (email: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptTerms: true }),
+    });
+
   async function reauthenticate(user: ApiUser) {
     const res = await user.request('POST', '/api/auth/reauthenticate', { password: TEST_PASSWORD });
     expect(res.statusCode, res.body).toBe(204);
@@ -217,13 +226,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(notice.textBody).not.toMatch(/reset-password/);
     expect(await t.database.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id))).toEqual([]);
     // The address stays with the closed account's records.
-    const reRegister = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ email: user.email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptTerms: true }),
-    });
-    expect(reRegister.statusCode).toBe(409);
+    expect((await registerAgain(user.email)).statusCode).toBe(409);
     // The old cookie is no way back in either.
     expect((await user.request('POST', '/api/me/close-account')).statusCode).toBe(401);
   });
@@ -331,13 +334,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect((await accountRow(user.id)).email).toBe(user.email);
     expect(await t.database.db.select().from(outbox).where(and(eq(outbox.toAddress, user.email), eq(outbox.subject, 'Your PayWeave e-mail address was changed')))).toEqual([]);
     // So the address still cannot open a new account (decision 165), and the new one is free.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ email: user.email, password: TEST_PASSWORD, confirmPassword: TEST_PASSWORD, acceptTerms: true }),
-    });
-    expect(again.statusCode).toBe(409);
+    expect((await registerAgain(user.email)).statusCode).toBe(409);
   });
 
   it.skipIf(testEngine() !== 'postgres')('a passkey added while the closing runs is refused and signs in to nothing', async () => {
