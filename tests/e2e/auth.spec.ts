@@ -272,6 +272,11 @@ test.describe('accounts', () => {
       await expect(devices.getByRole('listitem')).toHaveCount(1);
       await expect(page.getByText('No other device is signed in.')).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Signed-in devices' })).toBeFocused();
+      // Recent security activity (decision 166) tells the story: the phone's sign-in, then its end.
+      const activity = page.getByRole('list', { name: 'Your recent security activity' });
+      await expect(activity.getByRole('listitem').first()).toContainText('Another device signed out');
+      await expect(activity.getByRole('listitem').filter({ hasText: 'Signed in' })).toHaveCount(1);
+      await expectAxeClean(page, '/settings security, recent activity');
 
       // The phone's next navigation (inside the app, no reload) lands on /login, with the way back.
       await phone.getByRole('navigation', { name: 'Account menu' }).getByRole('link', { name: 'My Cards' }).click();

@@ -1,12 +1,15 @@
-// Settings → Security → Signed-in devices (docs/decisions/164). Thin handlers: the user and the
-// current session come from the session cookie, never from the request.
+// Settings → Security → Signed-in devices (docs/decisions/164) and Recent security activity
+// (decision 166). Thin handlers: the user and the current session come from the session cookie,
+// never from the request.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponse } from '../../../contracts/common';
+import { MAX_SECURITY_EVENTS, securityActivity } from '../../../contracts/security-activity';
 import { sessionParams, signedInSessionList, signOutOthersResponse } from '../../../contracts/sessions';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
 import { END_SESSIONS_REAUTH_WINDOW_MS, endOtherSessions, endSession } from './end-sessions';
 import { listSessions } from './list-sessions';
+import { recentSecurityEvents } from './security-activity';
 
 const tags = ['me'];
 const security = [{ session: [] }];
@@ -27,6 +30,22 @@ export const sessionListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = requireUser(request);
       return { sessions: await listSessions(app.db, { userId: auth.userId, currentSessionId: auth.sessionId, now: app.now() }) };
+    },
+  );
+
+  app.get(
+    '/me/security-activity',
+    {
+      schema: {
+        tags,
+        summary: `The account's ${MAX_SECURITY_EVENTS} newest security events (sign-ins and failed ones, password, e-mail, two-factor and passkey changes, devices signed out, card numbers shown), newest first, each with the address partly masked`,
+        security,
+        response: { 200: securityActivity, 401: errorResponse },
+      },
+    },
+    async (request) => {
+      const auth = requireUser(request);
+      return { events: await recentSecurityEvents(app.db, auth.userId) };
     },
   );
 

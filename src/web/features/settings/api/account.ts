@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Profile } from '../../../../contracts/me';
 import { api } from '../../../lib/api';
 import { sessionQueryKey } from '../../../lib/session';
+import { securityActivityQueryKey } from './security-activity';
 
 /** PUT /api/me/email: answers the updated profile, which becomes ['me']. */
 export function useChangeEmail() {
@@ -17,7 +18,7 @@ export function useChangePassword() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { currentPassword: string; newPassword: string }) => api<void>('/api/me/password', { method: 'PUT', body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: sessionQueryKey }),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: sessionQueryKey }), client.invalidateQueries({ queryKey: securityActivityQueryKey })]),
   });
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Passkey, PasskeyList } from '../../../../contracts/passkeys';
 import { api } from '../../../lib/api';
 import { answerPasskeyRequest, createPasskey } from '../../../lib/passkeys';
+import { securityActivityQueryKey } from './security-activity';
 
 // Settings → Security → Passkeys (docs/decisions/090). Adding and removing need the password (or
 // a passkey) entered within 5 minutes: they answer 403 reauthentication_required otherwise, and
@@ -16,7 +17,7 @@ export function usePasskeys(options: { enabled?: boolean } = {}) {
 
 function useRefresh() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: passkeysQueryKey });
+  return () => Promise.all([client.invalidateQueries({ queryKey: passkeysQueryKey }), client.invalidateQueries({ queryKey: securityActivityQueryKey })]);
 }
 
 /** Creates a passkey on this device (the browser asks for a PIN or biometric) and adds it under `name`. */

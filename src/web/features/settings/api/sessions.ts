@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SignedInSession, SignedInSessionList, SignOutOthersResponse } from '../../../../contracts/sessions';
 import { api } from '../../../lib/api';
+import { securityActivityQueryKey } from './security-activity';
 
 // Settings → Security → Signed-in devices (docs/decisions/164). Ending sessions needs the password
 // (or a passkey) entered within 5 minutes: 403 reauthentication_required otherwise, and the panel
@@ -22,7 +23,7 @@ function useListUpdates() {
   return {
     keep: (which: (session: SignedInSession) => boolean) =>
       client.setQueryData<SignedInSession[]>(signedInSessionsQueryKey, (sessions) => sessions?.filter(which)),
-    refresh: () => client.invalidateQueries({ queryKey: signedInSessionsQueryKey }),
+    refresh: () => Promise.all([client.invalidateQueries({ queryKey: signedInSessionsQueryKey }), client.invalidateQueries({ queryKey: securityActivityQueryKey })]),
   };
 }
 

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '../../../../contracts/two-factor';
 import { api } from '../../../lib/api';
 import { sessionQueryKey } from '../../../lib/session';
+import { securityActivityQueryKey } from './security-activity';
 
 // Settings → Security → Two-factor authentication (docs/decisions/014). Every change refreshes
-// ['me'] (its twoFactorEnabled) and the status (recovery codes left).
+// ['me'] (its twoFactorEnabled), the status (recovery codes left) and the recent activity.
 
 // Not under ['me']: signing in as someone else must drop it with the rest of the cache.
 export const twoFactorQueryKey = ['two-factor-status'] as const;
@@ -19,7 +20,12 @@ export function useTwoFactorStatus(enabled: boolean) {
 
 function useRefresh() {
   const client = useQueryClient();
-  return () => Promise.all([client.invalidateQueries({ queryKey: sessionQueryKey, exact: true }), client.invalidateQueries({ queryKey: twoFactorQueryKey })]);
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: sessionQueryKey, exact: true }),
+      client.invalidateQueries({ queryKey: twoFactorQueryKey }),
+      client.invalidateQueries({ queryKey: securityActivityQueryKey }),
+    ]);
 }
 
 /** POST /api/me/two-factor/setup: 403 reauthentication_required when the password is not recent. */

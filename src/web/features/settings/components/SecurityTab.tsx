@@ -10,12 +10,13 @@ import { useToast } from '../../../ui/toast';
 import { useSession } from '../../../lib/session';
 import { useChangePassword } from '../api/account';
 import { PasskeysPanel } from './PasskeysPanel';
+import { SecurityActivityPanel } from './SecurityActivityPanel';
 import { SignedInDevicesPanel } from './SignedInDevicesPanel';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 const EMPTY: ChangePasswordFormValues = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
 
-/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in, passkeys and signed-in devices. */
+/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in, passkeys, signed-in devices and recent security activity. */
 export function SecurityTab() {
   const { profile } = useSession();
   const toast = useToast();
@@ -60,6 +61,7 @@ export function SecurityTab() {
       <TwoFactorPanel enabled={profile?.twoFactorEnabled ?? false} />
       <PasskeysPanel />
       <SignedInDevicesPanel />
+      <SecurityActivityPanel />
     </div>
   );
 }
