@@ -17,7 +17,18 @@ export type ModalProps = {
   dismissible?: boolean;
   /** The × button in the corner; dialogs whose footer has a Cancel button can leave it out. */
   showCloseButton?: boolean;
+  /**
+   * Where focus goes on close when the opener cannot take it back (gone, or disabled by what the
+   * dialog did: an upgrade's 'Upgrade to …' button turns into a disabled 'Not Available').
+   */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 };
+
+/**
+ * Openers handed from a dialog that closed to the dialog opened in its place (a confirmation
+ * followed by its success dialog): keyed by the dialog element that had focus when the first closed.
+ */
+const handedOver = new WeakMap<Element, HTMLElement>();
 
 /** A generic dialog on Radix: focus is trapped inside and returns to the opener on close (when it is still there). */
 export function Modal({
@@ -30,6 +41,7 @@ export function Modal({
   size = 'md',
   dismissible = true,
   showCloseButton = true,
+  fallbackFocus,
 }: ModalProps) {
   const blockWhenBusy = (event: Event) => {
     if (!dismissible) event.preventDefault();
@@ -39,23 +51,38 @@ export function Modal({
   // reader user started again from the top. The opener is what had focus as the dialog opened
   // (read before Radix moves focus into it).
   const opener = useRef<HTMLElement | null>(null);
+  // The dialog element itself, kept after it unmounts (focus is returned after that).
+  const dialog = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
-    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (open) opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
   }, [open]);
   const returnFocus = (event: Event) => {
     event.preventDefault();
-    const target = opener.current;
+    const own = opener.current;
     opener.current = null;
+    // A dialog opened in another's place (a success dialog after its confirmation) was opened by
+    // a button of the dialog that is gone: the first dialog's opener is handed to it.
+    const inherited = dialog.current ? handedOver.get(dialog.current) : undefined;
+    const target = own?.isConnected ? own : inherited?.isConnected ? inherited : null;
     // Only if focus is nowhere: the caller (or a dialog opened in this one's place) may have put it
     // somewhere on purpose, and an opener that is gone cannot take it.
     const active = document.activeElement;
-    if (target?.isConnected && (active === null || active === document.body)) target.focus();
+    if (active === null || active === document.body) {
+      target?.focus();
+      if (document.activeElement !== target || target === null) fallbackFocus?.()?.focus();
+      return;
+    }
+    const next = active.closest('[role="dialog"]');
+    if (target && next && next !== dialog.current) handedOver.set(next, target);
   };
   return (
     <Dialog.Root open={open} onOpenChange={(next) => (next || dismissible ? onOpenChange(next) : undefined)}>
       <Dialog.Portal>
         <Dialog.Overlay className="modal-overlay" />
         <Dialog.Content
+          ref={(element) => {
+            if (element) dialog.current = element;
+          }}
           className={`modal modal--${size}`}
           onEscapeKeyDown={blockWhenBusy}
           onPointerDownOutside={blockWhenBusy}

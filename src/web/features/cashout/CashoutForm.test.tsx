@@ -103,3 +103,27 @@ describe('cash-out form', () => {
     expect(screen.queryByLabelText(/^Bank account number/)).toBeNull();
   });
 });
+
+describe('cash-out dialogs and focus', () => {
+  it('after the confirmation and the success modal, Done puts focus back on the Cash Out button, not on the page body', async () => {
+    fakeApi({
+      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })),
+      'POST /api/cashouts': cashoutAnswer(10_000),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    const submit = screen.getByRole('button', { name: 'Cash Out' });
+    await user.click(submit);
+
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
+    const done = await screen.findByRole('dialog', { name: 'Card cashed out successfully!' });
+    // The success modal opens in the confirmation's place, and takes the focus.
+    await waitFor(() => expect(done.contains(document.activeElement)).toBe(true));
+    await user.click(within(done).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cash Out' })));
+  });
+});

@@ -90,6 +90,9 @@ function UpgradeContent({ data }: { data: PlansResponse }) {
         open={success !== null}
         onOpenChange={(open) => (open ? undefined : setSuccess(null))}
         title="Upgrade successful!"
+        // The 'Upgrade to …' button that opened the payment is now a disabled 'Not Available':
+        // focus goes to the plan now current, which says what changed.
+        fallbackFocus={() => document.querySelector<HTMLElement>('.plan-card--current h2')}
         footer={
           <>
             <Button variant="secondary" onClick={() => setSuccess(null)}>
@@ -123,7 +126,9 @@ function PlanCard({ plan, cycle, loyaltyPpm, onChoose }: { plan: PlanView; cycle
   return (
     <Card as="li" className={['plan-card', plan.current ? 'plan-card--current' : ''].filter(Boolean).join(' ')} aria-labelledby={headingId}>
       <div className="plan-card-head">
-        <h2 id={headingId}>{plan.name}</h2>
+        <h2 id={headingId} tabIndex={-1}>
+          {plan.name}
+        </h2>
         {plan.current && <Badge tone="brand">Current plan</Badge>}
       </div>
       {/* The Free plan too reads '$0.00 / month': its name already says 'Free' just above. */}
