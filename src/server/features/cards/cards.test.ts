@@ -306,7 +306,12 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
     expect(cells[6]).toBe(`ending ${card.last4}`);
     expect(cells[7]).toBe('Active');
     expect(cells[8]).toBe((card.remainingAmountCents / 100).toFixed(2));
-    expect(Number(cells[9])).toBeGreaterThan(0);
+    // Fees: every cent charged that did not reach the card, the $0.10 creation fee included when
+    // the new card pays it (the default, as here): charge - card amount, for one card source.
+    const combine = (await call(alice, 'GET', `/api/combines/${card.combineId}`)).json();
+    expect(combine.creationFeeSourceIdx).toBe(-1);
+    const chargedCents = combine.sources.reduce((total: number, s: { chargeCents: number }) => total + s.chargeCents, 0);
+    expect(cells[9]).toBe(((chargedCents - card.originalAmountCents) / 100).toFixed(2));
 
     // Eight days later, the last 7 days hold nothing.
     const later = await call(alice, 'GET', '/api/history.csv?range=7d');

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { rangeStart } from '../../../core/dates';
-import { PROVIDER_LABELS, SOURCE_TYPE_LABELS } from '../../../core/fees';
+import { CREATION_FEE_CENTS, PROVIDER_LABELS, SOURCE_TYPE_LABELS } from '../../../core/fees';
 import { centsToInputString } from '../../../core/money';
 import { cards, combineSources, combines } from '../../db/schema';
 
@@ -67,7 +67,10 @@ export async function historyCsv(app: FastifyInstance, userId: string, range: Hi
   const lines = [HISTORY_CSV_HEADER.map(csvField).join(',')];
   for (const { combine, card } of rows) {
     const own = byCombine.get(combine.id) ?? [];
-    const feesCents = own.reduce((total, s) => total + s.processorFeeCents + s.productFeeCents + s.bnplFeeActualCents + s.creationFeeCents, 0);
+    // Every fee the combine cost: a source that pays the creation fee carries it; by default the
+    // new card pays it (its amount is the sources' nets less the fee), and it is a fee all the same.
+    const creationFeeOnCardCents = combine.creationFeeSourceIdx === -1 ? CREATION_FEE_CENTS : 0;
+    const feesCents = own.reduce((total, s) => total + s.processorFeeCents + s.productFeeCents + s.bnplFeeActualCents + s.creationFeeCents, creationFeeOnCardCents);
     const rebateCents = own.reduce((total, s) => total + s.rebateCents, 0);
     const details = own.map((s) => `${sourceLabel(s.type, s.provider)} ${money(s.chargeCents)}`).join('; ');
     lines.push(
