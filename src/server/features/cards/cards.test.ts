@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { insertFundedCard } from '../../../../tests/helpers/fixtures';
-import { createCard, registerUser, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
+import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { luhnValid } from '../../../core/cards';
 import { auditLog, cards, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
@@ -320,6 +320,18 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
     const empty = await call(alice, 'GET', '/api/history.csv?range=7d');
     expect(empty.body.trimEnd().split('\r\n')).toHaveLength(1);
     expect((await call(bob, 'GET', '/api/history.csv')).body.trimEnd().split('\r\n')).toHaveLength(1);
+  });
+
+  it('history CSV: a source that paid the creation fee is listed with what it was charged, the fee included', async () => {
+    const carol = await registerUser(t.app);
+    const combine = await startCombine(carol, '100', '0');
+    const chargeCents = combine.funding.suggestedChargeCents.card;
+    expect((await addSource(carol, combine.id, { chargeCents })).statusCode).toBe(201);
+    const done = await completeWithQuote(carol, combine.id, { creationFeeSourceIdx: 0 });
+    expect(done.statusCode, done.body).toBe(201);
+    const cells = (await call(carol, 'GET', '/api/history.csv')).body.trimEnd().split('\r\n')[1]!.split(',');
+    expect(cells[5]).toBe(`Visa Credit ${((chargeCents + 10) / 100).toFixed(2)}`);
+    expect(cells[9]).toBe(((chargeCents + 10 - done.json().card.originalAmountCents) / 100).toFixed(2));
   });
 
 });

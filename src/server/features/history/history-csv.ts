@@ -72,7 +72,8 @@ export async function historyCsv(app: FastifyInstance, userId: string, range: Hi
     const creationFeeOnCardCents = combine.creationFeeSourceIdx === -1 ? CREATION_FEE_CENTS : 0;
     const feesCents = own.reduce((total, s) => total + s.processorFeeCents + s.productFeeCents + s.bnplFeeActualCents + s.creationFeeCents, creationFeeOnCardCents);
     const rebateCents = own.reduce((total, s) => total + s.rebateCents, 0);
-    const details = own.map((s) => `${sourceLabel(s.type, s.provider)} ${money(s.chargeCents)}`).join('; ');
+    // What each source was charged, with the creation fee on top when it paid it (as the review said).
+    const details = own.map((s) => `${sourceLabel(s.type, s.provider)} ${money(s.chargeCents + s.creationFeeCents)}`).join('; ');
     lines.push(
       [
         csvField(combine.createdAt.toISOString()),

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Combine } from '../../../../contracts/combines';
+import { CREATION_FEE_CENTS } from '../../../../core/fees';
 import { Badge, StatusBadge } from '../../../ui/Badge';
 import { Money } from '../../../ui/Money';
 import { cardStatusLabel, formatDateTime, providerLabel, sourceTypeLabel } from '../history-format';
@@ -15,6 +16,10 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
   const rebateStatus = combine.rebates.length === 0 ? null : combine.rebates.every((r) => r.status === 'processed') ? 'processed' : 'pending';
   const hasBnpl = combine.sources.some((s) => s.type === 'bnpl');
   const card = combine.card;
+  // The $0.10 card-creation fee: on top of the source the user chose (so that source's charge and
+  // fee include it, as the review showed), or, by default, taken from the new card.
+  const feePayer = combine.creationFeeSourceIdx === -1 ? null : (combine.sources.find((s) => s.position === combine.creationFeeSourceIdx) ?? null);
+  const creationFee = (source: Combine['sources'][number]) => (source === feePayer ? CREATION_FEE_CENTS : 0);
   return (
     <div className="combine-details">
       <dl className="history-facts">
@@ -48,6 +53,15 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
             <Money cents={combine.taxBufferCents} />
           </dd>
         </div>
+        <div>
+          <dt>Card-creation fee</dt>
+          <dd>
+            <Money cents={CREATION_FEE_CENTS} />{' '}
+            <span className="text-muted">
+              {feePayer ? `added to ${providerLabel(feePayer.type, feePayer.provider)}${feePayer.last4 ? ` •••• ${feePayer.last4}` : ''}` : 'taken from the new card'}
+            </span>
+          </dd>
+        </div>
       </dl>
 
       <section aria-label="Sources" className="history-section">
@@ -79,10 +93,10 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
                   </th>
                   <td data-label="Type">{sourceTypeLabel(s.type)}</td>
                   <td className="num" data-label="Amount">
-                    <Money cents={s.chargeCents} />
+                    <Money cents={s.chargeCents + creationFee(s)} />
                   </td>
                   <td className="num" data-label="Fee">
-                    <Money cents={s.processorFeeCents + s.productFeeCents} />
+                    <Money cents={s.processorFeeCents + s.productFeeCents + creationFee(s)} />
                   </td>
                   <td className="num" data-label="To card">
                     <Money cents={s.netCents} />
