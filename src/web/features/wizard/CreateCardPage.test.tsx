@@ -330,4 +330,15 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(add);
     await expectError('Please enter a valid CVV');
   });
+
+  it('Use as Source with a card holding more than needed proposes what the new card needs, not the whole balance', async () => {
+    const server = fakeCombines();
+    fakeApi({ 'GET /api/session': { body: { signedIn: true, profile: profileFixture() } }, ...server.routes });
+    const { user } = renderPage(<CreateCardPage />, { path: '/create-card?fromCard=card-9&amountCents=115052' });
+    expect(await screen.findByText(/You are using one of your PayWeave cards as a source/)).toBeTruthy();
+    await toSources(user);
+    expect((screen.getByLabelText(/^Source type/) as HTMLSelectElement).value).toBe('internal');
+    // $100.00 needed: the smallest charge on the card that brings it (1% product fee), not $1,150.52.
+    expect((screen.getByLabelText(/^Amount to charge/) as HTMLInputElement).value).toBe('101.01');
+  });
 });

@@ -63,13 +63,17 @@ function kindOf(type: FormType): SourceKind {
   return 'card';
 }
 
-function initialForm(prefill: SourcePrefill | null): FormState {
+function initialForm(prefill: SourcePrefill | null, combine: Combine): FormState {
   if (!prefill) return EMPTY_FORM;
+  // What the new card still needs, at most the card's balance: the whole balance of a card that
+  // holds more than needed would move the extra to the new card too.
+  const neededCents = combine.funding.remainingToFundCents > 0 ? combine.funding.suggestedChargeCents.internal : null;
+  const amountCents = prefill.amountCents === null ? neededCents : neededCents === null ? prefill.amountCents : Math.min(prefill.amountCents, neededCents);
   return {
     ...EMPTY_FORM,
     type: 'internal',
     sourceCardId: prefill.sourceCardId,
-    amount: prefill.amountCents !== null ? centsToInputString(prefill.amountCents) : '',
+    amount: amountCents !== null ? centsToInputString(amountCents) : '',
   };
 }
 
@@ -86,7 +90,7 @@ type Props = {
 /** Step 2's add-source form (spec §5): every failed check is a toast with the spec's words. */
 export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd, adding, onAdded }: Props) {
   const toast = useToast();
-  const [form, setForm] = useState<FormState>(() => initialForm(prefill));
+  const [form, setForm] = useState<FormState>(() => initialForm(prefill, combine));
   const [error, setError] = useState<{ field: FieldName; message: string } | null>(null);
   const [declined, setDeclined] = useState<string | null>(null);
   const { demoMode } = usePublicConfig();
