@@ -612,9 +612,24 @@ test.describe('create-card wizard', () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await register(page, baseURL);
     await page.goto('/create-card');
-    await enterAmount(page, '500', '10');
+    // A total near the $50,000.00 maximum: the widest figures the funding summary shows.
+    await enterAmount(page, '45000', '10');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectStep(page, 'Sources', 'Step 2 of 6');
+    // Each figure stays whole inside the summary box, and clear of its neighbours.
+    const figures = await page.locator('.funding-figures dd').evaluateAll((values) =>
+      values.map((value) => {
+        const box = value.getBoundingClientRect();
+        const summary = value.closest('.funding-summary')!.getBoundingClientRect();
+        return { text: value.textContent, cut: value.scrollWidth > value.clientWidth, outside: box.right > summary.right || box.left < summary.left, box: { left: box.left, right: box.right, top: box.top, bottom: box.bottom } };
+      }),
+    );
+    expect(figures.map((f) => f.text)).toEqual(['$49,500.00', '$0.00', '$49,500.00']);
+    expect(figures.filter((f) => f.cut || f.outside).map((f) => f.text)).toEqual([]);
+    const overlapping = figures.flatMap((a, i) =>
+      figures.slice(i + 1).filter((b) => a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom).map((b) => `${a.text} / ${b.text}`),
+    );
+    expect(overlapping).toEqual([]);
     await fillCardSource(page, { type: 'credit', provider: 'visa', amount: '300', number: VISA });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
