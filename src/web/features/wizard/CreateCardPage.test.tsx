@@ -341,4 +341,22 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     // $100.00 needed: the smallest charge on the card that brings it (1% product fee), not $1,150.52.
     expect((screen.getByLabelText(/^Amount to charge/) as HTMLInputElement).value).toBe('101.01');
   });
+
+  it('a combine completed meanwhile in another tab: the review says so, charges nothing more, and leads on', async () => {
+    const server = fakeCombines();
+    fakeApi({
+      'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
+      ...server.routes,
+      'POST /api/combines/combine-1/complete': { status: 409, body: { error: { code: 'already_completed', message: 'This combine is already completed.' } } },
+    });
+    const { user } = renderPage(<CreateCardPage />, { path: '/create-card' });
+    await toReview(user);
+    await user.click(screen.getByRole('button', { name: 'Create Virtual Card' }));
+    const notice = await screen.findByRole('alert', {}, { timeout: 3000 });
+    await waitFor(() => expect(notice.textContent).toContain('This card was already created, perhaps in another tab or window. Nothing more was charged.'));
+    expect(within(notice).getByRole('link', { name: 'Go to My Cards' }).getAttribute('href')).toBe('/my-cards');
+    expect(screen.getByRole('button', { name: 'Create Virtual Card' })).toHaveProperty('disabled', true);
+    await user.click(within(notice).getByRole('button', { name: 'Start a new card' }));
+    expect(await heading('Amount')).toBeTruthy();
+  });
 });

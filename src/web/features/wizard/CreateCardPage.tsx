@@ -160,7 +160,7 @@ function StepBody({ wizard, onCreateAnother }: { wizard: Wizard; onCreateAnother
     case 'bnpl_checkout':
       return <BnplCheckoutStep wizard={wizard} />;
     case 'review':
-      return <ReviewStep wizard={wizard} />;
+      return <ReviewStep wizard={wizard} onStartOver={onCreateAnother} />;
     case 'processing':
       return <ProcessingStep />;
     case 'success':

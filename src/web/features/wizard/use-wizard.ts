@@ -4,7 +4,7 @@
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -61,6 +61,9 @@ export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; me
 export function useWizard(options: { resumeId: string | null; resumeStep?: number | null; prefill: SourcePrefill | null }) {
   const [state, dispatch] = useReducer(wizardReducer<CompleteCombineResponse, Quote>, options.prefill, (prefill) => initialWizardState<CompleteCombineResponse, Quote>(prefill));
   const toast = useToast();
+  // Create answered that the combine is already completed (another tab or window made the card):
+  // the review says so and offers the way on instead of a Create that can only fail again.
+  const [completedElsewhereId, setCompletedElsewhereId] = useState<string | null>(null);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -284,6 +287,10 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
           return;
         }
         dispatch({ type: 'create_failed' });
+        if (error instanceof ApiError && error.status === 409 && error.code === 'already_completed') {
+          setCompletedElsewhereId(state.combineId);
+          return;
+        }
         toast.error(refusalMessage(error, WIZARD_MESSAGES.createFailed));
       }
     },
@@ -310,6 +317,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     funding,
     resuming,
     resumeProblem,
+    completedElsewhere: completedElsewhereId !== null && completedElsewhereId === state.combineId,
     actions: {
       ...actions,
       continueFromAmount,

@@ -5,7 +5,7 @@ import { CREATION_FEE_CENTS } from '../../../../core/fees';
 import { formatPpmAsPercent, formatUsd } from '../../../../core/money';
 import type { Combine, Quote } from '../../../../contracts/combines';
 import { Badge } from '../../../ui/Badge';
-import { Button } from '../../../ui/Button';
+import { Button, ButtonLink } from '../../../ui/Button';
 import { ErrorState } from '../../../ui/ErrorState';
 import { Icon } from '../../../ui/Icon';
 import { Notice } from '../../../ui/Notice';
@@ -22,7 +22,7 @@ import { WizardActions } from './WizardActions';
  * Review (step 4 without BNPL, and step 5): the server's quote as a breakdown, and the choices
  * it depends on. Only step 5 offers 'Create Virtual Card' (core/wizard.ts).
  */
-export function ReviewStep({ wizard }: { wizard: Wizard }) {
+export function ReviewStep({ wizard, onStartOver }: { wizard: Wizard; onStartOver: () => void }) {
   const { combine, state, actions, view, pending } = wizard;
   const isFinal = view.primaryAction === 'create_card';
   // Each pick asks again, and the server's quote stores the choices on the draft: a reload shows
@@ -57,6 +57,19 @@ export function ReviewStep({ wizard }: { wizard: Wizard }) {
 
   return (
     <div className="wizard-step-body">
+      {wizard.completedElsewhere && (
+        <Notice tone="info" role="alert" title="Your card already exists">
+          This card was already created, perhaps in another tab or window. Nothing more was charged.
+          <div className="button-row">
+            <ButtonLink to="/my-cards" variant="secondary">
+              Go to My Cards
+            </ButtonLink>
+            <Button variant="secondary" onClick={onStartOver}>
+              Start a new card
+            </Button>
+          </div>
+        </Notice>
+      )}
       {state.changedQuote && state.changedQuote.canContinue && (
         <Notice tone="warning" role="alert" title="The figures changed, so nothing was charged">
           Something changed between your review and the creation (for example the last launch-promo spot was taken). Your
@@ -85,7 +98,7 @@ export function ReviewStep({ wizard }: { wizard: Wizard }) {
       </div>
       <WizardActions onBack={actions.back} backDisabled={pending.create}>
         {isFinal ? (
-          <Button size="lg" onClick={() => void actions.create(quote)} loading={pending.create} disabled={stale || !quote.canContinue}>
+          <Button size="lg" onClick={() => void actions.create(quote)} loading={pending.create} disabled={stale || !quote.canContinue || wizard.completedElsewhere}>
             <Icon name="card" size={20} />
             Create Virtual Card
           </Button>
