@@ -15,6 +15,8 @@ export type ConfirmModalProps = {
   tone?: 'primary' | 'danger';
   /** While true the confirm button reads 'Processing...' and the dialog cannot be dismissed. */
   busy?: boolean;
+  /** Where focus goes on close when the button that opened the dialog is gone (see Modal). */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 };
 
 /** Asks before an action with consequences: Cancel and Confirm (spec §2). */
@@ -28,6 +30,7 @@ export function ConfirmModal({
   cancelLabel = 'Cancel',
   tone = 'primary',
   busy = false,
+  fallbackFocus,
 }: ConfirmModalProps) {
   return (
     <Modal
@@ -37,6 +40,7 @@ export function ConfirmModal({
       description={children}
       size="sm"
       dismissible={!busy}
+      fallbackFocus={fallbackFocus}
       // Cancel is the way out (and gets the first focus); Escape still works while not busy.
       showCloseButton={false}
       footer={

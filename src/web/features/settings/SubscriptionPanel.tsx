@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '../../../contracts/subscription';
 import { formatPpmAsPercent, formatUsd } from '../../../core/money';
 import { PLANS, yearlySavingLabel, yearlySavingPercent, yearlySavingPercentAllPlans } from '../../../core/plans';
@@ -24,6 +24,8 @@ export function SubscriptionPanel() {
   const cancel = useCancelSubscription();
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
+  // Once cancelled, the button that opened the confirmation is gone: focus goes to what changed.
+  const cancelledNotice = useRef<HTMLDivElement>(null);
 
   const confirmCancel = () => {
     cancel.mutate(undefined, {
@@ -54,7 +56,7 @@ export function SubscriptionPanel() {
           retrying={subscription.isFetching}
         />
       ) : (
-        <SubscriptionDetails view={subscription.data} onCancel={() => setConfirming(true)} />
+        <SubscriptionDetails view={subscription.data} onCancel={() => setConfirming(true)} cancelledNotice={cancelledNotice} />
       )}
       <ConfirmModal
         open={confirming}
@@ -65,6 +67,7 @@ export function SubscriptionPanel() {
         tone="danger"
         busy={cancel.isPending}
         onConfirm={confirmCancel}
+        fallbackFocus={() => cancelledNotice.current}
       >
         You keep the {PLANS[view?.plan ?? 'free'].name} plan until {formatDate(view?.periodEnd ?? null) ?? 'the end of the paid period'}, then your account moves to
         the Free plan. Your loyalty discount starts again from month 1.
@@ -73,7 +76,7 @@ export function SubscriptionPanel() {
   );
 }
 
-function SubscriptionDetails({ view, onCancel }: { view: SubscriptionView; onCancel: () => void }) {
+function SubscriptionDetails({ view, onCancel, cancelledNotice }: { view: SubscriptionView; onCancel: () => void; cancelledNotice: RefObject<HTMLDivElement | null> }) {
   const plan = PLANS[view.plan];
   const paid = view.plan !== 'free' && view.billingCycle !== null;
   const perCycle = view.billingCycle === 'yearly' ? 'year' : 'month';
@@ -136,11 +139,13 @@ function SubscriptionDetails({ view, onCancel }: { view: SubscriptionView; onCan
           <ButtonLink to="/upgrade">See plans and upgrade</ButtonLink>
         </>
       ) : view.cancelAtPeriodEnd ? (
-        <Notice tone="warning" title="Your subscription is cancelled">
-          <p>
-            You keep the {plan.name} plan until {formatDate(view.periodEnd)}; then your account moves to the Free plan.
-          </p>
-        </Notice>
+        <div ref={cancelledNotice} tabIndex={-1} className="subscription-cancelled">
+          <Notice tone="warning" title="Your subscription is cancelled">
+            <p>
+              You keep the {plan.name} plan until {formatDate(view.periodEnd)}; then your account moves to the Free plan.
+            </p>
+          </Notice>
+        </div>
       ) : (
         <div className="button-row">
           {view.plan !== 'premium+' && (
