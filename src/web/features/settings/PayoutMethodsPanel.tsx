@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Profile } from '../../../contracts/me';
@@ -45,6 +45,9 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const [detailError, setDetailError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const plan = PLANS[profile.subscription];
+  // Remove takes the row away, and 'Set as Preferred' its own button: focus goes to the panel's
+  // heading rather than to the page's body.
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod, detailInput?: string) => {
     setBusy(`${action}:${method}`);
@@ -61,6 +64,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
             setChoice('');
             setDetail('');
           }
+          if (action !== 'add') heading.current?.focus();
         },
         onError: (error) => toast.error(failureText(error, FAILURES[action])),
         onSettled: () => setBusy(null),
@@ -96,7 +100,9 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
 
   return (
     <div className="settings-panel">
-      <h2>Payout Methods</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        Payout Methods
+      </h2>
       <p className="settings-note">Where cash-outs and BNPL rebates are paid. Your preferred method receives rebates.</p>
       {methods.isPending ? (
         <Spinner label="Loading payout methods" showLabel />

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import type { PayoutMethodsView } from '../../../contracts/payout-methods';
+import { fakeApi, renderPage } from '../../test/render';
+import { profileFixture } from '../../test/fixtures';
+import { PayoutMethodsPanel } from './PayoutMethodsPanel';
+
+// Settings → Payout Methods (spec §2, §4, §5).
+
+const ach = { method: 'ach' as const, label: 'ACH', status: 'active' as const, lastUsed: null, createdAt: '2026-11-27T12:00:00.000Z', preferred: true, allowedByPlan: true, detail: '•••• 6789' };
+const withAch: PayoutMethodsView = { methods: [ach], preferredPayout: 'ach', allowedMethods: ['ach'], pendingRebates: { count: 0, amountCents: 0 } };
+const none: PayoutMethodsView = { ...withAch, methods: [], preferredPayout: null };
+
+describe('Settings → Payout Methods', () => {
+  it('removing a method takes its row and its Remove button away: focus goes to the panel, not to the page body', async () => {
+    fakeApi({
+      'GET /api/payout-methods': { body: withAch },
+      'DELETE /api/payout-methods/ach': { body: { ...none, message: 'ACH removed as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })} />, { path: '/settings' });
+    await user.click(await screen.findByRole('button', { name: 'Remove ACH' }));
+    expect(await screen.findByText('You have no payout methods yet.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Payout Methods' })));
+  });
+
+  it('Set as Preferred takes its own button away: focus goes to the panel, not to the page body', async () => {
+    const paypal = { ...ach, method: 'paypal' as const, label: 'PayPal', preferred: false, detail: 'ada@example.com' };
+    const both: PayoutMethodsView = { ...withAch, methods: [ach, paypal], allowedMethods: ['ach', 'paypal'] };
+    const preferPaypal = { ...both, methods: [{ ...ach, preferred: false }, { ...paypal, preferred: true }], preferredPayout: 'paypal' as const };
+    fakeApi({
+      'GET /api/payout-methods': { body: both },
+      'PUT /api/payout-methods/preferred': { body: { ...preferPaypal, message: 'PayPal set as preferred payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ subscription: 'premium' })} />, { path: '/settings' });
+    await user.click(await screen.findByRole('button', { name: 'Set PayPal as preferred' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Set PayPal as preferred' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Payout Methods' })));
+  });
+});
