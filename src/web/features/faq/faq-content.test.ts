@@ -34,6 +34,13 @@ describe('FAQ content', () => {
     }
   });
 
+  it('names each plan with its price, the Free plan as the upgrade page does ($0.00), not as "Free (free)"', () => {
+    const answer = answerTo('plans-overview');
+    expect(answer).toContain('Free ($0.00 a month):');
+    expect(answer).not.toContain('(free)');
+    expect(answer).toContain('Premium ($9.99 a month or $99.99 a year):');
+  });
+
   it('reproduces the worked fee example of DECISIONS §2 (card source, $300 on Free)', () => {
     expect(answerTo('fees-overview')).toContain('charging $300.00 to a card costs $9.00 in processing and $3.00 in product fee, so $288.00');
   });

@@ -61,7 +61,8 @@ function combineLimit(plan: Plan): string {
 }
 
 function price(plan: Plan): string {
-  if (plan.priceMonthlyCents === 0) return 'free';
+  // 'Free (free)' said nothing: the price in the same form as the others, as the upgrade page has it.
+  if (plan.priceMonthlyCents === 0) return `${formatUsd(0)} a month`;
   return `${formatUsd(plan.priceMonthlyCents)} a month or ${formatUsd(plan.priceYearlyCents)} a year`;
 }
 
