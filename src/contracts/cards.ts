@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { cents } from './common';
 import { cardType } from './combines';
+import { formatUsd, MAX_CARD_AMOUNT_CENTS } from '../core/money';
 
 export const cardStatus = z.enum(['active', 'cashed_out', 'expired', 'closed']);
 export type CardStatus = z.infer<typeof cardStatus>;
@@ -65,6 +66,8 @@ export const CARD_MESSAGES = {
   frozen: 'This card is frozen. Unfreeze it to spend, cash out or use it as a source.',
   merchantRequired: 'Please enter a merchant name',
   invalidAmount: 'Please enter a valid amount',
+  // No card holds more than the largest card amount, so no purchase can be larger.
+  maxPurchase: `A purchase can be at most ${formatUsd(MAX_CARD_AMOUNT_CENTS)}: no card holds more.`,
 } as const;
 
 // ---- Demo purchases -----------------------------------------------------------------------
@@ -74,7 +77,7 @@ export const purchaseRequest = z.object({
     .number({ error: CARD_MESSAGES.invalidAmount })
     .int('Amounts can have at most 2 decimal places.')
     .positive(CARD_MESSAGES.invalidAmount)
-    .max(5_000_000, 'The maximum card amount is $50,000.00.'),
+    .max(MAX_CARD_AMOUNT_CENTS, CARD_MESSAGES.maxPurchase),
 });
 export type PurchaseRequest = z.infer<typeof purchaseRequest>;
 

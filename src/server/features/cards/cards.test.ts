@@ -134,6 +134,10 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
     expect(empty.json().error.message).toBe('Please enter a merchant name');
     const zero = await call(alice, 'POST', `/api/cards/${issuedCardId}/purchases`, { merchant: 'Shop', amountCents: 0 }, { 'idempotency-key': randomUUID() });
     expect(zero.json().error.message).toBe('Please enter a valid amount');
+    // More than any card can hold: said as a purchase, not as a card to create.
+    const huge = await call(alice, 'POST', `/api/cards/${issuedCardId}/purchases`, { merchant: 'Shop', amountCents: 5_000_001 }, { 'idempotency-key': randomUUID() });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().error.message).toBe('A purchase can be at most $50,000.00: no card holds more.');
     const noKey = await call(alice, 'POST', `/api/cards/${issuedCardId}/purchases`, { merchant: 'Shop', amountCents: 100 });
     expect(noKey.statusCode).toBe(400);
   });

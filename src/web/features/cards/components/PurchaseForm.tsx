@@ -17,7 +17,7 @@ const purchaseForm = z.object({
     .transform((text, ctx) => {
       const parsed = parseMoneyInput(text);
       if (!parsed.ok || parsed.cents <= 0) {
-        ctx.addIssue({ code: 'custom', message: parsed.ok ? CARD_MESSAGES.invalidAmount : parsed.reason === 'too_many_decimals' ? MESSAGES.tooManyDecimals : parsed.reason === 'too_large' ? MESSAGES.maxCardAmount : CARD_MESSAGES.invalidAmount });
+        ctx.addIssue({ code: 'custom', message: parsed.ok ? CARD_MESSAGES.invalidAmount : parsed.reason === 'too_many_decimals' ? MESSAGES.tooManyDecimals : parsed.reason === 'too_large' ? CARD_MESSAGES.maxPurchase : CARD_MESSAGES.invalidAmount });
         return z.NEVER;
       }
       return parsed.cents;
