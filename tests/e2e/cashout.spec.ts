@@ -303,7 +303,7 @@ test('subscription: plan, loyalty and next billing date, then cancel with the co
   await expect(panel.getByText('Your subscription is cancelled')).toBeVisible();
   // The plan stays until the period end; loyalty starts again.
   await expect(panel.getByTestId('subscription-plan')).toHaveText('Premium Plan');
-  await expect(panel.getByTestId('subscription-loyalty')).toHaveText('Month 0, 0% discount');
+  await expect(panel.getByTestId('subscription-loyalty')).toHaveText('Reset by the cancellation: a new subscription starts again at month 1');
   await expect(panel.getByTestId('next-billing-date')).toHaveCount(0);
 });
 

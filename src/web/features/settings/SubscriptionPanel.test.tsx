@@ -29,5 +29,13 @@ describe('Settings → Subscription', () => {
     expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
     await waitFor(() => expect(document.activeElement?.classList.contains('subscription-cancelled')).toBe(true));
     expect(document.activeElement?.contains(notice)).toBe(true);
+    // The loyalty discount resets on cancel (spec §9): said so, not as "Month 0".
+    expect(screen.getByTestId('subscription-loyalty').textContent).toBe('Reset by the cancellation: a new subscription starts again at month 1');
+  });
+
+  it('a running plan shows its loyalty month and discount', async () => {
+    fakeApi({ 'GET /api/subscription': { body: { ...premium, loyaltyMonths: 3, loyaltyDiscountPpm: 200_000 } } });
+    renderPage(<SubscriptionPanel />, { path: '/settings' });
+    expect((await screen.findByTestId('subscription-loyalty')).textContent).toBe('Month 3, 20% discount');
   });
 });
