@@ -118,7 +118,10 @@ export const combine = z.object({
   useBoost: z.boolean(),
   creationFeeSourceIdx: z.number().int(),
   cardType,
+  /** This combine claimed one of the launch-promo spots (spec §1 promo_applied). */
   promoApplied: z.boolean(),
+  /** The launch promo halved this combine's product fee: the claiming combine and every one completed while the promo ran. */
+  promoDiscount: z.boolean(),
   bnplFeeMaxCents: cents,
   bnplFeeActualCents: cents,
   cardId: z.string().nullable(),

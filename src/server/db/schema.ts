@@ -408,6 +408,9 @@ export const combines = pgTable(
     creationFeeSourceIdx: integer('creation_fee_source_idx').notNull().default(-1),
     cardType: text('card_type').notNull().default('general'),
     promoApplied: boolean('promo_applied').notNull().default(false),
+    // Whether the launch promo halved this combine's product fee (decision 167): true for the
+    // combine that claimed the spot and for every one completed while the promo ran.
+    promoDiscount: boolean('promo_discount').notNull().default(false),
     bnplFeeMaxCents: money('bnpl_fee_max_cents').notNull().default(0),
     bnplFeeActualCents: money('bnpl_fee_actual_cents').notNull().default(0),
     rebateId: uuid('rebate_id'),

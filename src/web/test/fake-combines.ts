@@ -128,6 +128,7 @@ export function fakeCombines(options: { remaining?: number | null; boostsAvailab
         creationFeeSourceIdx: -1,
         cardType: 'general',
         promoApplied: false,
+        promoDiscount: false,
         bnplFeeMaxCents: 0,
         bnplFeeActualCents: 0,
         cardId: null,

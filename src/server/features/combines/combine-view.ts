@@ -117,6 +117,7 @@ export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: Sou
     creationFeeSourceIdx: row.creationFeeSourceIdx,
     cardType: row.cardType as 'general' | 'single-use',
     promoApplied: row.promoApplied,
+    promoDiscount: row.promoDiscount,
     bnplFeeMaxCents: row.bnplFeeMaxCents,
     bnplFeeActualCents: row.bnplFeeActualCents,
     cardId: row.cardId,

@@ -101,6 +101,7 @@ export function completionWriteSql(mode: CompletionWriteMode = 'in-transaction')
       update combines set status = 'completed', card_id = (select id from new_card), completed_at = ${p('now')}::timestamptz,
         updated_at = ${p('now')}::timestamptz, current_step = 7, use_boost = ${p('useBoost')}::boolean,
         creation_fee_source_idx = ${p('creationFeeSourceIdx')}::int, card_type = ${p('cardType')}::text, promo_applied = ${p('promoApplied')}::boolean,
+        promo_discount = ${p('promoDiscount')}::boolean,
         bnpl_fee_max_cents = ${p('bnplFeeMaxCents')}::bigint, bnpl_fee_actual_cents = ${p('bnplFeeActualCents')}::bigint,
         rebate_id = ${p('rebateId')}::uuid
       where id = ${p('combineId')}::uuid and ${go}
@@ -145,7 +146,7 @@ export type CompletionWrite = {
   effects: MoneyEffect[];
   /** The lease of those claims (`app.effects.leaseSeconds`). */
   effectLeaseSeconds: number;
-  combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
+  combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; promoDiscount: boolean; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
   /** The placeholders of the Idempotency-Key's store clause (ClaimInFirstStatement.storeValues). */
   store: Record<string, unknown>;
 };

@@ -39,7 +39,9 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
         </div>
         <div>
           <dt>Promo</dt>
-          <dd>{combine.promoApplied ? <Badge tone="success">50% Off Platform Fees</Badge> : 'Not applied'}</dd>
+          <dd>
+            <PromoFact combine={combine} />
+          </dd>
         </div>
         <div>
           <dt>Total</dt>
@@ -167,4 +169,16 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
       </section>
     </div>
   );
+}
+
+/**
+ * Whether the launch promo halved this combine's product fee (decision 167). The spec's
+ * promo_applied marks only the combine that claimed the spot; the ones completed while the promo
+ * ran had the same discount. With a boost there was no product fee to halve.
+ */
+function PromoFact({ combine }: { combine: Combine }) {
+  const badge = <Badge tone="success">50% Off Platform Fees</Badge>;
+  if (combine.promoApplied) return <>{badge}, claimed with this card</>;
+  if (!combine.promoDiscount) return <>Not applied</>;
+  return combine.useBoost ? <>Not needed: a boost waived the product fee</> : badge;
 }
