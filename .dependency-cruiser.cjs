@@ -51,6 +51,25 @@ module.exports = {
       from: { path: '^src/(server|web)/features/[^/]+$' },
       to: { path: '^src/(server|web)/features/[^/]+$', circular: true },
     },
+    {
+      name: 'web-module-in-use',
+      comment:
+        'Every module of the SPA is reached from its entry (src/web/main.tsx); one that is not is dead code that still ' +
+        'reads as if it mattered. Tests and their helpers are exempt.',
+      severity: 'error',
+      from: { path: '^src/web/main\\.tsx$' },
+      to: { path: '^src/web/', pathNot: '(\\.test\\.tsx?|\\.d\\.ts|\\.css)$|^src/web/(test/|main\\.tsx$)', reachable: false },
+    },
+    {
+      name: 'server-module-in-use',
+      comment:
+        "Every module of the server, the core and the contracts is reached from the server's entries (main.ts and the " +
+        'ledger check); one that is not is dead code. The web app reaches core and contracts too, but the server, which ' +
+        'decides, must use every rule the core holds.',
+      severity: 'error',
+      from: { path: '^src/server/(main|ledger/check-cli)\\.ts$' },
+      to: { path: '^src/(server|core|contracts)/', pathNot: '(\\.test\\.ts|\\.d\\.ts)$|^src/server/(main|ledger/check-cli)\\.ts$', reachable: false },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, sourceLabel } from './history-csv';
-import { promoStateFor } from '../dashboard';
 
 describe('history CSV fields', () => {
   it('quotes commas, quotes and line breaks (RFC 4180)', () => {
@@ -22,15 +21,5 @@ describe('history CSV fields', () => {
     expect(sourceLabel('credit', 'visa')).toBe('Visa Credit');
     expect(sourceLabel('bnpl', 'klarna')).toBe('Klarna BNPL');
     expect(sourceLabel('internal', 'payweave')).toBe('PayWeave card');
-  });
-});
-
-describe('dashboard promo state', () => {
-  const now = new Date('2026-06-01T00:00:00Z');
-  it('active while the user’s 12 months run, ended after; eligible or closed for others by the counter', () => {
-    expect(promoStateFor({ promo50offFirstYear: true, promoEnd: new Date('2026-12-01T00:00:00Z') }, 0, now)).toBe('active');
-    expect(promoStateFor({ promo50offFirstYear: true, promoEnd: new Date('2026-05-01T00:00:00Z') }, 50, now)).toBe('ended');
-    expect(promoStateFor({ promo50offFirstYear: false, promoEnd: null }, 1, now)).toBe('eligible');
-    expect(promoStateFor({ promo50offFirstYear: false, promoEnd: null }, 0, now)).toBe('closed');
   });
 });

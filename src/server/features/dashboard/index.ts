@@ -1,2 +1,0 @@
-// The dashboard feature's public face.
-export { promoStateFor } from './dashboard-service';
