@@ -267,11 +267,17 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   await expect(toast(page, 'PayPal set as preferred payout method')).toBeVisible();
   await expect(list.getByRole('listitem').filter({ hasText: 'PayPal' })).toContainText('Preferred');
   // Removing the preferred one moves the preference to the other.
+  // Removing is asked first, with what it changes (decision 169).
   await panel.getByRole('button', { name: 'Remove PayPal' }).click();
+  const confirmRemoval = page.getByRole('dialog', { name: 'Remove PayPal?' });
+  await expect(confirmRemoval).toContainText('It is your preferred method: another of your methods becomes preferred.');
+  await confirmRemoval.getByRole('button', { name: 'Remove' }).click();
   await expect(toast(page, 'PayPal removed as a payout method')).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem').first()).toContainText('Preferred');
   await panel.getByRole('button', { name: 'Remove ACH' }).click();
+  await expect(page.getByRole('dialog', { name: 'Remove ACH?' })).toContainText('You will have no payout method left');
+  await page.getByRole('dialog', { name: 'Remove ACH?' }).getByRole('button', { name: 'Remove' }).click();
   await expect(toast(page, 'ACH removed as a payout method')).toBeVisible();
   await expect(panel.getByText('You have no payout methods yet.')).toBeVisible();
   const me = await ok<{ preferredPayout: string | null; payoutMethods: unknown[] }>(await page.request.get('/api/me'));

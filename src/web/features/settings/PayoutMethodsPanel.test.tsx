@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { fakeApi, renderPage } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
@@ -19,6 +19,7 @@ describe('Settings → Payout Methods', () => {
     });
     const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })} />, { path: '/settings' });
     await user.click(await screen.findByRole('button', { name: 'Remove ACH' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Remove ACH?' })).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('You have no payout methods yet.')).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Payout Methods' })));
   });
@@ -35,5 +36,26 @@ describe('Settings → Payout Methods', () => {
     await user.click(await screen.findByRole('button', { name: 'Set PayPal as preferred' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Set PayPal as preferred' })).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Payout Methods' })));
+  });
+
+  // Decision 169: removing where the money goes is asked first, with what it changes.
+  it('asks before removing, says what changes, and Cancel keeps the method', async () => {
+    const paypal = { ...ach, method: 'paypal' as const, label: 'PayPal', preferred: false, detail: 'ada@example.com' };
+    const both: PayoutMethodsView = { ...withAch, methods: [ach, paypal], allowedMethods: ['ach', 'paypal'] };
+    const calls = fakeApi({
+      'GET /api/payout-methods': { body: both },
+      'DELETE /api/payout-methods/ach': { body: { ...both, methods: [{ ...paypal, preferred: true }], preferredPayout: 'paypal', message: 'ACH removed as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ subscription: 'premium' })} />, { path: '/settings' });
+    const remove = await screen.findByRole('button', { name: 'Remove ACH' });
+    await user.click(remove);
+    const dialog = await screen.findByRole('dialog', { name: 'Remove ACH?' });
+    expect(dialog.textContent).toContain('Cash-outs and BNPL rebates will no longer be paid to ACH (•••• 6789).');
+    expect(dialog.textContent).toContain('It is your preferred method: another of your methods becomes preferred.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.sent.some((c) => c.method === 'DELETE')).toBe(false);
+    expect(screen.getByRole('button', { name: 'Remove ACH' })).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(remove));
   });
 });

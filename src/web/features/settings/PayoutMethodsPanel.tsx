@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Profile } from '../../../contracts/me';
 import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
+import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
 import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, payoutMethodList, PLANS } from '../../../core/plans';
@@ -10,12 +11,15 @@ import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { ErrorState } from '../../ui/ErrorState';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/toast';
 import { useChangePayoutMethod, usePayoutMethods } from './api/payout-methods';
 import './payout-subscription.css';
+
+type PayoutMethodsEntry = PayoutMethodsView['methods'][number];
 
 const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -44,6 +48,8 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const [detail, setDetail] = useState('');
   const [detailError, setDetailError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // The method whose removal waits for the user's confirmation (decision 169).
+  const [removing, setRemoving] = useState<PayoutMethodsEntry | null>(null);
   const plan = PLANS[profile.subscription];
   // Remove takes the row away, and 'Set as Preferred' its own button: focus goes to the panel's
   // heading rather than to the page's body.
@@ -67,7 +73,10 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           if (action !== 'add') heading.current?.focus();
         },
         onError: (error) => toast.error(failureText(error, FAILURES[action])),
-        onSettled: () => setBusy(null),
+        onSettled: () => {
+          setBusy(null);
+          setRemoving(null);
+        },
       },
     );
   };
@@ -139,7 +148,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                         Set as Preferred
                       </Button>
                     )}
-                    <Button size="sm" variant="ghost" loading={busy === `remove:${entry.method}`} disabled={busy !== null} onClick={() => run('remove', entry.method)} aria-label={`Remove ${entry.label}`}>
+                    <Button size="sm" variant="ghost" loading={busy === `remove:${entry.method}`} disabled={busy !== null} onClick={() => setRemoving(entry)} aria-label={`Remove ${entry.label}`}>
                       Remove
                     </Button>
                   </div>
@@ -214,6 +223,18 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
               </Button>
             </form>
           )}
+          <ConfirmModal
+            open={removing !== null}
+            onOpenChange={(open) => !open && setRemoving(null)}
+            title={removing ? `Remove ${removing.label}?` : ''}
+            confirmLabel="Remove"
+            tone="danger"
+            busy={busy?.startsWith('remove:') ?? false}
+            onConfirm={() => removing && run('remove', removing.method)}
+            fallbackFocus={() => heading.current}
+          >
+            {removing && <RemovalConsequences entry={removing} others={methods.data.methods.length - 1} />}
+          </ConfirmModal>
           {notOnPlan.length > 0 && (
             <p className="settings-note">
               The {plan.name} plan pays out to {payoutMethodList(plan.payoutMethods, 'and')}.{' '}
@@ -223,5 +244,18 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
         </>
       )}
     </div>
+  );
+}
+
+/** What removing a method changes for the user's money, said before they confirm it. */
+function RemovalConsequences({ entry, others }: { entry: PayoutMethodsEntry; others: number }) {
+  const where = entry.detail ? `${entry.label} (${entry.detail})` : entry.label;
+  return (
+    <>
+      Cash-outs and BNPL rebates will no longer be paid to {where}. A cash-out already on its way is still paid there.{' '}
+      {entry.preferred && others > 0 && 'It is your preferred method: another of your methods becomes preferred. '}
+      {others === 0 && 'You will have no payout method left: BNPL rebates wait until you add one. '}
+      You can add it again later.
+    </>
   );
 }
