@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'nothing_to_cancel', // 409
   // Closing the account (decision 165)
   'account_has_balance', // 409: a card still holds money: cash it out or spend it first
+  'balance_below_cashout', // 409: only cents below the smallest cash-out, on cards that cannot spend: support pays them
   'rebates_pending', // 409: a rebate waits for a payout method
 ] as const;
 

@@ -39,6 +39,7 @@ export type RefusalCode =
   | 'card_frozen'
   | 'card_not_cashable'
   | 'account_has_balance'
+  | 'balance_below_cashout'
   | 'rebates_pending';
 
 export type Refusal = { ok: false; status: 400 | 403 | 404 | 409; code: RefusalCode; message: string };

@@ -15,7 +15,7 @@ export const closeAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['me'],
         summary:
-          'Close the account for good: refused (409 account_has_balance, rebates_pending) while PayWeave owes its owner money; otherwise deletes the drafts (their holds are voided), closes the cards, ends the paid plan and every session, removes passkeys, two-factor and payout methods, and e-mails a confirmation. Needs the password (or a passkey) entered in this session within 5 minutes, else 403 reauthentication_required',
+          'Close the account for good: refused (409 account_has_balance, balance_below_cashout, rebates_pending) while PayWeave owes its owner money; otherwise deletes the drafts (their holds are voided), closes the cards, ends the paid plan and every session, removes passkeys, two-factor and payout methods, and e-mails a confirmation. Needs the password (or a passkey) entered in this session within 5 minutes, else 403 reauthentication_required',
         security: [{ session: [] }],
         response: { 204: z.null().describe('No content: the account is closed and the session cookie cleared'), 401: errorResponse, 403: errorResponse, 409: errorResponse },
       },

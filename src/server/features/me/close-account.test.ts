@@ -169,6 +169,31 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect((await accountRow(rebated.id)).closedAt).toBeNull();
   });
 
+  // A cent left on an expired card can be neither spent nor cashed out (the smallest cash-out is
+  // $0.02): the refusal sends the user to support instead of to a Cash Out that would refuse it.
+  it('sends the user to support when only cents below the smallest cash-out are left, on an expired card', async () => {
+    const user = await signUp();
+    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    const created = await createCard(user, '40');
+    expect(created.statusCode, created.body).toBe(201);
+    const card = (created.json() as { card: { id: string; remainingAmountCents: number } }).card;
+    const cashedOut = await user.request('POST', '/api/cashouts', { cardId: card.id, amountCents: card.remainingAmountCents - 1, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
+    expect(cashedOut.statusCode, cashedOut.body).toBe(201);
+    await reauthenticate(user);
+    // Still active, the cent can be spent: the usual refusal.
+    expect(errorOf(await close(user)).code).toBe('account_has_balance');
+
+    // As the expiry job leaves it once the card's validity has passed.
+    await t.database.db.update(cards).set({ status: 'expired', validUntil: new Date(clock.getTime() - MINUTE_MS) }).where(eq(cards.id, card.id));
+    const refused = await close(user);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toEqual({ code: 'balance_below_cashout', message: ACCOUNT_CLOSURE_MESSAGES.belowCashout(1) });
+    // And Cash Out would indeed refuse it.
+    const tooSmall = await user.request('POST', '/api/cashouts', { cardId: card.id, amountCents: 1, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
+    expect(tooSmall.statusCode).toBe(400);
+    expect((await accountRow(user.id)).closedAt).toBeNull();
+  });
+
   it('closes an account owed nothing: every device signed out, drafts deleted with their holds voided once, cards and plan ended, and the e-mail opens nothing again', async () => {
     const user = await signUp();
     const cardId = await cardCashedOutToZero(user);

@@ -24,6 +24,7 @@ import { changed, inTransaction } from '../../lib/transaction';
 import { deleteUserSessions } from '../../plugins/session';
 import { accountClosedEmail } from '../auth';
 import { deleteDraftsOf } from '../combines';
+import { isWithinValidity } from '../cards';
 import { pendingRebatesOf } from '../payout-methods';
 import { revertToFree } from '../subscription';
 
@@ -45,9 +46,16 @@ export async function closeAccount(db: Db, mailer: Mailer, input: { userId: stri
     // Drafts go before the money is counted: a completion that was writing one has then committed
     // its card, which the count below sees. If the closing is refused, the deletion rolls back.
     const draftsDeleted = await deleteDraftsOf(tx, userId);
-    const balances = await tx.select({ remainingAmountCents: cards.remainingAmountCents }).from(cards).where(eq(cards.userId, userId)).for('no key update');
+    const balances = await tx
+      .select({ remainingAmountCents: cards.remainingAmountCents, status: cards.status, validUntil: cards.validUntil })
+      .from(cards)
+      .where(eq(cards.userId, userId))
+      .for('no key update');
     const rebates = await pendingRebatesOf(tx, userId);
-    const refusal = accountClosureRefusal({ cardBalancesCents: balances.map((c) => c.remainingAmountCents), pendingRebatesCents: rebates.amountCents });
+    const refusal = accountClosureRefusal({
+      cards: balances.map((c) => ({ remainingCents: c.remainingAmountCents, spendable: c.status === 'active' && isWithinValidity(c, now) })),
+      pendingRebatesCents: rebates.amountCents,
+    });
     if (refusal) throw refusalError(refusal);
 
     const closedCards = await tx

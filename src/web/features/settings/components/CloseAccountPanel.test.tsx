@@ -95,4 +95,17 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     expect(alert.textContent).toContain('$9.75 of buy-now-pay-later rebates is waiting to be paid to you.');
     expect(within(alert).getByRole('link', { name: 'Add a payout method' }).getAttribute('href')).toBe('/settings?tab=payout-methods');
   });
+
+  it('when only cents no one can cash out are left, links to support, not to Cash Out', async () => {
+    fakeApi({
+      ...passkeys,
+      'POST /api/me/close-account': { status: 409, body: { error: { code: 'balance_below_cashout', message: ACCOUNT_CLOSURE_MESSAGES.belowCashout(1) } } },
+    });
+    const { user } = renderPage(<CloseAccountPanel />, { path: '/settings' });
+    await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('less than the smallest cash-out ($0.02). Contact support to have it paid to you');
+    expect(within(alert).getByRole('link', { name: 'Contact support' }).getAttribute('href')).toBe('/support');
+    expect(within(alert).queryByRole('link', { name: 'Go to Cash Out' })).toBeNull();
+  });
 });

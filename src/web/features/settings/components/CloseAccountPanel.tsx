@@ -71,6 +71,7 @@ export function CloseAccountPanel() {
             {refusal.message}{' '}
             {refusal.code === 'account_has_balance' && <Link to="/cashout">Go to Cash Out</Link>}
             {refusal.code === 'rebates_pending' && <Link to="/settings?tab=payout-methods">Add a payout method</Link>}
+            {refusal.code === 'balance_below_cashout' && <Link to="/support">Contact support</Link>}
           </Notice>
         </div>
       )}

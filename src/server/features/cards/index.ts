@@ -1,0 +1,2 @@
+// The cards feature's public face.
+export { isWithinValidity } from './card-view';
