@@ -19,11 +19,11 @@ if (!existsSync(manifestFile)) {
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
 const routerSource = readFileSync(path.join(root, 'src', 'web', 'app', 'router.tsx'), 'utf8');
 
-// Signed-in routes (after the AppShell element) also need the shell's own lazy chunk.
-const appShellAt = routerSource.indexOf('<AppShell />');
+// Signed-in routes (after the layout route that loads the signed-in shell) also need the shell's own lazy chunk.
+const appShellAt = routerSource.indexOf('lazy: page(loadAppShell)');
 const SHELL_MODULE = 'app/shells/AppShellFrame.tsx';
 if (appShellAt < 0 || !manifest[SHELL_MODULE]) {
-  console.error('route-preloads: cannot find the AppShell element in router.tsx or its frame chunk in the manifest');
+  console.error('route-preloads: cannot find the signed-in layout route (lazy: page(loadAppShell)) in router.tsx or its chunk in the manifest');
   process.exit(1);
 }
 

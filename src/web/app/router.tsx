@@ -1,7 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { PublicShell } from './shells/PublicShell';
-import { AppShell } from './shells/AppShell';
-import { RequireAuth } from './RequireAuth';
+import { loadAppShell } from './shells/AppShell';
 import { RouteError } from './RouteError';
 import { RouteLoading } from './RouteLoading';
 import { UnknownRoute } from './UnknownRoute';
@@ -37,11 +36,8 @@ export const router = createBrowserRouter([
         ],
       },
       {
-        element: (
-          <RequireAuth>
-            <AppShell />
-          </RequireAuth>
-        ),
+        // The session check and the signed-in frame: one lazy chunk, loaded with the page's own.
+        lazy: page(loadAppShell),
         errorElement: <RouteError />,
         children: [
           { path: '/dashboard', lazy: page(() => import('../features/dashboard/DashboardPage')) },

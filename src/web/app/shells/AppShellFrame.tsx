@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useSession } from '../../lib/session';
+import { RequireAuth } from '../RequireAuth';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { BrandMark, Icon } from '../../ui/Icon';
@@ -42,10 +43,19 @@ const MENU: readonly { to: string; label: string; icon: string }[] = [
 const PLAN_LABELS = { free: 'Free Plan', premium: 'Premium Plan', 'premium+': 'Premium+ Plan' } as const;
 
 /**
- * Frame of the signed-in pages: demo banner, side menu (a disclosure on phones), the page.
- * Loaded lazily by AppShell.tsx, so visitors of the public pages never download it.
+ * Layout route of the signed-in pages: the session check, then the frame. Loaded lazily
+ * (AppShell.tsx), so visitors of the public pages never download it.
  */
-export default function AppShellFrame() {
+export default function SignedInShell() {
+  return (
+    <RequireAuth>
+      <AppShellFrame />
+    </RequireAuth>
+  );
+}
+
+/** Frame of the signed-in pages: demo banner, side menu (a disclosure on phones), the page. */
+function AppShellFrame() {
   useScrollReset();
   const { profile } = useSession();
   const { logout, isPending } = useLogout();
