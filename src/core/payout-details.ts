@@ -1,6 +1,7 @@
 // What a payout method needs to know where the money goes (issue 22): an ACH bank account, a
 // PayPal e-mail, a Cash App $cashtag. Asked the first time a method is used; only what a user
-// needs to recognise it is kept (an account number keeps its last 4 digits).
+// needs to recognise it is kept (an account number keeps its last 4 digits). The whole of it goes
+// once to the payout provider, which answers an opaque destination reference (decision 168).
 
 import type { PayoutMethod } from './plans';
 
@@ -16,18 +17,26 @@ export const PAYOUT_DETAIL_MESSAGES: Readonly<Record<PayoutMethod, string>> = {
   cashapp: 'Enter your $cashtag, for example $alex.',
 };
 
-export type PayoutDetailResult = { ok: true; stored: string } | { ok: false; message: string };
+export type PayoutDetailResult =
+  | {
+      ok: true;
+      /** What is kept and shown: "•••• 6789", the e-mail, or the $cashtag. */
+      stored: string;
+      /** Where the money goes in full, for the payout provider's registration only: never stored or logged. */
+      payTo: string;
+    }
+  | { ok: false; message: string };
 
-/** Checks what the user typed and returns what is kept: "•••• 6789", the e-mail, or the $cashtag. */
+/** Checks what the user typed and returns what is kept, and what the payout provider is given. */
 export function payoutDetail(method: PayoutMethod, input: string): PayoutDetailResult {
   const text = input.trim();
   if (method === 'ach') {
     const digits = text.replace(/[\s-]/g, '');
-    return /^\d{4,17}$/.test(digits) ? { ok: true, stored: `•••• ${digits.slice(-4)}` } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.ach };
+    return /^\d{4,17}$/.test(digits) ? { ok: true, stored: `•••• ${digits.slice(-4)}`, payTo: digits } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.ach };
   }
   if (method === 'paypal') {
-    return text.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? { ok: true, stored: text.toLowerCase() } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.paypal };
+    return text.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) ? { ok: true, stored: text.toLowerCase(), payTo: text.toLowerCase() } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.paypal };
   }
   const tag = text.startsWith('$') ? text : `$${text}`;
-  return /^\$[A-Za-z][A-Za-z0-9_]{0,19}$/.test(tag) ? { ok: true, stored: tag } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.cashapp };
+  return /^\$[A-Za-z][A-Za-z0-9_]{0,19}$/.test(tag) ? { ok: true, stored: tag, payTo: tag } : { ok: false, message: PAYOUT_DETAIL_MESSAGES.cashapp };
 }

@@ -14,8 +14,8 @@ import { scrubCardNumbers } from '../core/card-scrubber';
 // bindings of the child logger Fastify makes for each request, through its redaction (decision 156).
 export const LOG_REDACT_PATHS = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
-/** Fields whose value is a secret, wherever they sit in a logged object. */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'confirmPassword', 'cardNumber', 'cvv', 'token']);
+/** Fields whose value is a secret, wherever they sit in a logged object (`payTo`: a payout destination in full, decision 168). */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'confirmPassword', 'cardNumber', 'cvv', 'token', 'payTo']);
 
 export const REDACTED = '[redacted]';
 

@@ -28,6 +28,8 @@ function guarded<T extends object>(name: string, target: T, guard: AdapterGuard,
 export function guardAdapters(adapters: Adapters): AdapterGuard {
   const guard: AdapterGuard = { violations: [] };
   adapters.cardProcessor = guarded('cardProcessor', adapters.cardProcessor, guard);
+  // Every call of the payout provider: registerDestination (decision 168: before the transaction
+  // that saves the method) as well as send (after the commit, from the drain).
   adapters.payouts = guarded('payouts', adapters.payouts, guard);
   // The mailer's enqueue writes an outbox row in the caller's transaction, by design; its flush
   // talks to the mail server and so must not run inside one.

@@ -12,6 +12,7 @@ export const DEMO_OPERATIONS = [
   'processor.issueCard',
   'processor.capture',
   'processor.release',
+  'payouts.registerDestination',
   'payouts.send',
   'mailer.send',
 ] as const;
@@ -21,9 +22,18 @@ export type FaultMode = 'fail' | 'timeout' | 'lose-answer';
 /**
  * One call as the outside system saw it. `outcome`: `done` (it did the thing and answered), `answer-lost`
  * (it did the thing; the caller never heard), `failed` and `timed-out` (it did nothing), `duplicate`
- * (a known reference: it did nothing new and answered as the first time).
+ * (a known reference: it did nothing new and answered as the first time). `destination`: the payout
+ * destination the call concerns (decision 168): the one a payout was sent to (null: unknown), or
+ * the one a registration made.
  */
-export type DemoCall = { op: DemoOperation; reference: string; amountCents?: number; outcome: 'done' | 'answer-lost' | 'failed' | 'timed-out' | 'duplicate'; at: string };
+export type DemoCall = {
+  op: DemoOperation;
+  reference: string;
+  amountCents?: number;
+  destination?: string | null;
+  outcome: 'done' | 'answer-lost' | 'failed' | 'timed-out' | 'duplicate';
+  at: string;
+};
 
 export class DemoFaultError extends OutsideSystemError {
   constructor(
@@ -125,29 +135,40 @@ export class DemoCallLog {
     return this.calls.filter((c) => c.op === op && (c.outcome === 'done' || c.outcome === 'answer-lost'));
   }
 
-  /** Runs `action` as the outside system would for `reference`: once, whatever the retries. */
-  async call<T>(op: DemoOperation, reference: string, amountCents: number | undefined, action: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs `action` as the outside system would for `reference`: once, whatever the retries.
+   * `destination`: what the record says of the call's payout destination, given, or read from its answer.
+   */
+  async call<T>(
+    op: DemoOperation,
+    reference: string,
+    amountCents: number | undefined,
+    action: () => T | Promise<T>,
+    destination?: string | null | ((result: T) => string),
+  ): Promise<T> {
     const count = (this.seen.get(op) ?? 0) + 1;
     this.seen.set(op, count);
     const fault = this.rules.find((rule) => rule.op === op && (rule.calls === 'all' || rule.calls.has(count)))?.mode;
     const known = this.results.get(key(op, reference)) as T | undefined;
+    const given = typeof destination === 'function' ? undefined : destination;
+    const destinationOf = (result: T) => (typeof destination === 'function' ? destination(result) : destination);
     if (fault === 'fail') {
-      this.record({ op, reference, amountCents, outcome: 'failed' });
+      this.record({ op, reference, amountCents, destination: given, outcome: 'failed' });
       throw new DemoFaultError(op, fault);
     }
     if (fault === 'timeout') {
-      this.record({ op, reference, amountCents, outcome: 'timed-out' });
+      this.record({ op, reference, amountCents, destination: given, outcome: 'timed-out' });
       await new Promise((resolve) => setTimeout(resolve, this.timeoutMs));
       throw new DemoFaultError(op, fault);
     }
     if (known !== undefined) {
-      this.record({ op, reference, amountCents, outcome: 'duplicate' });
+      this.record({ op, reference, amountCents, destination: destinationOf(known), outcome: 'duplicate' });
       if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
       return known;
     }
     const result = await action();
     this.remember(key(op, reference), result);
-    this.record({ op, reference, amountCents, outcome: fault === 'lose-answer' ? 'answer-lost' : 'done' }, result);
+    this.record({ op, reference, amountCents, destination: destinationOf(result), outcome: fault === 'lose-answer' ? 'answer-lost' : 'done' }, result);
     if (fault === 'lose-answer') throw new DemoFaultError(op, fault);
     return result;
   }
@@ -160,6 +181,7 @@ export class DemoCallLog {
   private record(call: Omit<DemoCall, 'at'>, result?: unknown): void {
     const full: DemoCall = { ...call, at: new Date().toISOString() };
     if (full.amountCents === undefined) delete full.amountCents;
+    if (full.destination === undefined) delete full.destination;
     this.calls.push(full);
     // Trimmed in batches, so that keeping the newest calls costs no copy per call.
     if (this.calls.length >= 2 * this.keptCalls) this.calls.splice(0, this.calls.length - this.keptCalls);

@@ -4,25 +4,49 @@ import { DemoCallLog } from './demo-calls';
 
 export type PayoutMethod = 'ach' | 'paypal' | 'cashapp';
 
-// Sends money out of PayWeave (cash-outs, BNPL rebates). Only ever called by the money-effects
-// drain, after the commit that decided the payout (DECISIONS §7). `reference` is ours and the
-// provider deduplicates by it: the same reference sent twice is one payout.
+// Sends money out of PayWeave (cash-outs, BNPL rebates), to destinations registered beforehand
+// (decision 168). `reference` is ours and the provider deduplicates by it: the same reference sent
+// twice is one payout, the same registration reference twice is one destination.
 export interface PayoutProvider {
-  send(input: { method: PayoutMethod; amountCents: number; reference: string }): Promise<{ payoutId: string }>;
+  /**
+   * Registers where a payout method's money goes, from what the user typed in full (`payTo`: the
+   * bank account number, the PayPal e-mail, the $cashtag), and answers the provider's opaque
+   * reference to it, the only thing kept. Moves no money: called after the checks that allow
+   * saving the method and before the transaction that saves it, never inside one (DECISIONS §7).
+   */
+  registerDestination(input: { method: PayoutMethod; payTo: string; reference: string }): Promise<{ destinationRef: string }>;
+  /**
+   * Only ever called by the money-effects drain, after the commit that decided the payout
+   * (DECISIONS §7). `destination`: the reference registered for the method, as the payout's
+   * transaction decided it; null when unknown (a method saved without details, or an outbox row
+   * written before decision 168). A live provider refuses a payout without one.
+   */
+  send(input: { method: PayoutMethod; amountCents: number; reference: string; destination: string | null }): Promise<{ payoutId: string }>;
 }
 
 export type DemoPayouts = PayoutProvider & { log: DemoCallLog };
 
-/** Demo payouts make up an id, record every call and can be broken on purpose (demo-calls.ts). */
+/** A registration's reference: new for every save (a save moves no money; a retried one that registered twice leaves an unused destination). */
+export const destinationRegistrationReference = () => `destination:${randomUUID()}`;
+
+/**
+ * Demo payouts make up ids, record every call and can be broken on purpose (demo-calls.ts). What
+ * the user typed is not recorded: a registration's record holds its reference and the destination
+ * made up for it; a payout's, the destination it was sent to.
+ */
 export function createDemoPayouts(log: DemoCallLog = new DemoCallLog()): DemoPayouts {
   return {
     log,
+    registerDestination(input) {
+      return log.call('payouts.registerDestination', input.reference, undefined, () => ({ destinationRef: `demo_dest_${randomUUID()}` }), (result) => result.destinationRef);
+    },
     send(input) {
-      return log.call('payouts.send', input.reference, input.amountCents, () => ({ payoutId: `payout_demo_${randomUUID()}` }));
+      return log.call('payouts.send', input.reference, input.amountCents, () => ({ payoutId: `payout_demo_${randomUUID()}` }), input.destination);
     },
   };
 }
 
 export const livePayouts: PayoutProvider = {
+  registerDestination: () => Promise.reject(liveModeNotImplemented()),
   send: () => Promise.reject(liveModeNotImplemented()),
 };

@@ -89,6 +89,11 @@ export const payoutMethods = pgTable(
     createdAt: createdAt(),
     /** Where the money goes, as the user recognises it: "•••• 6789", an e-mail, a $cashtag (core/payout-details.ts). */
     detail: text('detail'),
+    /**
+     * Where the money goes, as the payout provider knows it: the opaque reference it answered when
+     * the details were registered (decision 168). Null when none was registered (no details given).
+     */
+    destinationRef: text('destination_ref'),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.method] }),

@@ -53,6 +53,12 @@ const outcomesStatement = namedSqlStatement(
     where m.reference = any(${sql.placeholder('references')}::text[]) and m.reference = v.reference`,
 );
 
+/** A payout's destination as its transaction decided it (decision 168); a row written before then has none: unknown. */
+function destinationOf(payload: unknown): string | null {
+  const destination = (payload as { destination?: unknown }).destination;
+  return typeof destination === 'string' ? destination : null;
+}
+
 export type EffectDrain = {
   /**
    * Carries out every effect due now, after the effects handed to `carryOut` so far are settled;
@@ -135,7 +141,7 @@ export function createEffectDrain(deps: {
     switch (effect.kind) {
       case 'payout':
       case 'rebate_payout':
-        return adapters.payouts.send({ method: effect.payload.method, amountCents: effect.payload.amountCents, reference: effect.reference });
+        return adapters.payouts.send({ method: effect.payload.method, amountCents: effect.payload.amountCents, reference: effect.reference, destination: destinationOf(row.payload) });
       case 'capture':
         return adapters.cardProcessor.capture(effect.payload.authorizationId, effect.payload.amountCents, effect.reference);
       case 'void':

@@ -124,7 +124,7 @@ describe.skipIf(!run)(`money effects (${testEngine()})`, () => {
 
   it('the test guard catches an outside call made inside a transaction', async () => {
     await t.database.db.transaction(async () => {
-      await expect(t.app.adapters.payouts.send({ method: 'ach', amountCents: 1, reference: 'inside' })).rejects.toThrow(/inside a database transaction/);
+      await expect(t.app.adapters.payouts.send({ method: 'ach', amountCents: 1, reference: 'inside', destination: null })).rejects.toThrow(/inside a database transaction/);
     });
     expect(t.guard.violations).toHaveLength(1);
     t.guard.violations.length = 0; // expected here; any other would fail close()
@@ -135,7 +135,7 @@ describe.skipIf(!run)(`money effects (${testEngine()})`, () => {
       const { userId } = await signUp();
       const effects: MoneyEffect[] = Array.from({ length: count }, () => {
         const transactionId = randomUUID();
-        return { kind: 'payout', reference: `cashout:${transactionId}`, userId, payload: { method: 'ach', amountCents: 1_234, transactionId } };
+        return { kind: 'payout', reference: `cashout:${transactionId}`, userId, payload: { method: 'ach', amountCents: 1_234, transactionId, destination: null } };
       });
       await enqueueEffects(t.database.db, effects);
       return effects.map((e) => e.reference);

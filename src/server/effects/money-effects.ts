@@ -8,11 +8,15 @@ import type { PayoutMethod } from '../../core/plans';
 import type { DbOrTx } from '../db/client';
 import { moneyEffects } from '../db/schema';
 
+// A payout carries its destination (decision 168): the payout provider's reference for the
+// method's details as the deciding transaction read them, so a method removed or changed before
+// the drain runs still pays where the user chose. Null when the method has none (saved without
+// details, or a method the user never saved); rows written before decision 168 have no field.
 export type MoneyEffect =
   /** A cash-out's payout: the net amount to the user's payout method. */
-  | { kind: 'payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; transactionId: string } }
+  | { kind: 'payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; transactionId: string; destination: string | null } }
   /** A BNPL rebate paid to the user's preferred payout method. */
-  | { kind: 'rebate_payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; rebateId: string } }
+  | { kind: 'rebate_payout'; reference: string; userId: string; payload: { method: PayoutMethod; amountCents: number; rebateId: string; destination: string | null } }
   /** A completed combine's hold, captured for the amount the completion charged. */
   | { kind: 'capture'; reference: string; userId: string; payload: { authorizationId: string; amountCents: number; combineId: string } }
   /** A hold given back: its source was removed, its draft deleted. */

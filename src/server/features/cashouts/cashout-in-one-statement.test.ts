@@ -139,6 +139,60 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     expect(await payoutsSent(cardId)).toBe(1);
   });
 
+  describe('the payout carries the destination the debit was decided with (decision 168)', () => {
+    /** Saves ACH with its details through the API (registered with the demo provider); its destination. */
+    const saveAch = async (user: ApiUser, userId: string, account: string) => {
+      await t.database.db.delete(payoutMethods).where(eq(payoutMethods.userId, userId));
+      const res = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: account });
+      expect(res.statusCode, res.body).toBe(201);
+      const [row] = await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId));
+      expect(row!.destinationRef).toMatch(/^demo_dest_/);
+      return row!.destinationRef!;
+    };
+    const sentTo = async (payoutId: string) => {
+      await t.app.effects.drain();
+      await t.app.effects.idle();
+      return t.calls.effective('payouts.send').filter((call) => call.reference === payoutId).map((call) => call.destination);
+    };
+
+    it('the method saved again with other details in between: the statement sees it, and the payout goes to the new destination', async () => {
+      const { user, userId, cardId } = await userWithCard(10_000);
+      const first = await saveAch(user, userId, '11112222');
+      // A first cash-out leaves this instance a hint of the facts, destination included.
+      const warm = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+      expect(warm.statusCode, warm.body).toBe(201);
+      expect(await sentTo(warm.json().payoutId)).toEqual([first]);
+      // Between the facts (the hint) and the statement, ACH is removed and saved again: same
+      // method, other account. A check of the methods alone would pay the old destination.
+      let second = '';
+      betweenStatements = async () => {
+        second = await saveAch(user, userId, '33334444');
+      };
+      statementTries = 0;
+      const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(statementTries).toBe(2);
+      expect(second).not.toBe(first);
+      expect(await sentTo(res.json().payoutId)).toEqual([second]);
+    });
+
+    it('the destination changing under every try: the locked transaction pays the one saved when it runs', async () => {
+      const { user, userId, cardId } = await userWithCard(10_000);
+      const destinations = [await saveAch(user, userId, '11112222')];
+      const change = async () => {
+        destinations.push(await saveAch(user, userId, `5555${destinations.length}000`));
+        if (destinations.length < 3) betweenStatements = change;
+      };
+      betweenStatements = change;
+      statementTries = 0;
+      const res = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(statementTries).toBe(2);
+      expect(new Set(destinations).size).toBe(3);
+      expect(await sentTo(res.json().payoutId)).toEqual([destinations[2]]);
+    });
+  });
+
   it('a payout method saved since the facts were cached is usable at once: a refusal is never decided on a hint', async () => {
     const { user, userId, cardId } = await userWithCard(10_000);
     await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));

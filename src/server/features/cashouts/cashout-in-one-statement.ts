@@ -8,6 +8,9 @@
 // write the balanced journal with its transaction row, last_used, and the key with its answer. It
 // commits on its own: all of it or none of it.
 //
+// The saved methods are read with their payout destinations (decision 168), and re-checked with
+// them: the payout row carries the chosen method's destination as the debit's statement saw it.
+//
 // The facts it re-checks (plan, promo end, saved methods) come from a hint in the read cache when
 // there is one: 1 round trip. Otherwise, or when the statement finds them stale, from a read: 2.
 // A stale hint can only cost a retry. Every refusal is decided on a fresh read, which also looks
@@ -32,16 +35,18 @@ import { notFound } from '../../lib/errors';
 import { effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
 import { keyFoundOutside, type StoredResponse } from '../../lib/idempotency';
 import { isUniqueViolationOf } from '../../lib/transaction';
-import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout } from './cashout-rules';
+import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type PricedCashout, type SavedDestinations } from './cashout-rules';
 
 const IDEMPOTENCY_PRIMARY_KEY = 'idempotency_keys_user_id_key_pk';
 
-/** What the cash-out's rules and fee depend on, as the statement re-checks it. */
-type UserFacts = { plan: PlanId; promoEnd: Date | null; promoEndText: string | null; savedMethods: string[] };
+/** What the cash-out's rules, fee and payout depend on, as the statement re-checks it. */
+type UserFacts = { plan: PlanId; promoEnd: Date | null; promoEndText: string | null; savedMethods: SavedDestinations };
 const factsHintKey = (userId: string) => `cashout-facts:${userId}`;
 
-// The user's active payout methods, in an order both statements compute alike.
-const SAVED_METHODS = sql`(select coalesce(array_agg(pm.method order by pm.method), '{}') from payout_methods pm where pm.user_id = u.id and pm.status = 'active')`;
+// The user's active payout methods, each with its payout destination (null when none was
+// registered), as one jsonb object: {"ach": "demo_dest_…", "paypal": null}. jsonb equality ignores
+// key order, so the read and the write's re-check compare alike.
+const SAVED_METHODS = sql`(select coalesce(jsonb_object_agg(pm.method, pm.destination_ref), '{}'::jsonb) from payout_methods pm where pm.user_id = u.id and pm.status = 'active')`;
 const KEY_COLUMNS = sql`k.fingerprint as key_fingerprint, k.response_status as key_status, k.response_body as key_body,
   k.created_at < ${sql.placeholder('expiredBefore')}::timestamptz as key_expired`;
 
@@ -56,7 +61,7 @@ const readStatement = namedSqlStatement(
     where u.id = ${sql.placeholder('userId')}::uuid`,
 );
 
-type ReadRow = KeyColumns & { subscription: string; promo_end: Date | string | null; promo_end_text: string | null; saved_methods: string[] };
+type ReadRow = KeyColumns & { subscription: string; promo_end: Date | string | null; promo_end_text: string | null; saved_methods: SavedDestinations };
 
 const cardStatement = namedSqlStatement(
   'cashout_card',
@@ -76,7 +81,7 @@ const writeStatement = namedSqlStatement(
         select 1 from users u
         where u.id = ${sql.placeholder('userId')}::uuid and u.subscription = ${sql.placeholder('plan')}::text
           and u.promo_end is not distinct from ${sql.placeholder('promoEnd')}::timestamptz
-          and ${SAVED_METHODS} = ${sql.placeholder('savedMethods')}::text[]
+          and ${SAVED_METHODS} = ${sql.placeholder('savedMethods')}::jsonb
       ) as ok
     ),
     existing_key as (select * from idempotency_keys where user_id = ${sql.placeholder('userId')}::uuid and key = ${sql.placeholder('key')}::text),
@@ -190,7 +195,7 @@ export async function cashoutInOneStatement(app: FastifyInstance, request: Reque
           cashout: {
             plan: facts.plan,
             promoEnd: facts.promoEndText,
-            savedMethods: facts.savedMethods,
+            savedMethods: JSON.stringify(facts.savedMethods),
             now: now.toISOString(),
             payoutMethod: input.payoutMethod,
             key,

@@ -29,12 +29,22 @@ export function cardRefusal(card: CardState | undefined, amountCents: number): A
 /** The core's plan carried into the rows a cash-out writes: the debit, the journal with its record, the payout. */
 export type PricedCashout = { fee: CashoutFee; debit: DebitInput; record: JournalTransaction; journal: JournalInput; payout: MoneyEffect; marksMethodUsed: boolean };
 
-/** Asks the core (throwing its refusal) and names what the plan writes. */
+/**
+ * The user's saved, active payout methods, each with the payout provider's reference for where its
+ * money goes (decision 168; null when none was registered), as the cash-out's statement read them.
+ */
+export type SavedDestinations = Readonly<Record<string, string | null>>;
+
+/**
+ * Asks the core (throwing its refusal) and names what the plan writes. The payout carries the
+ * chosen method's destination as read with the facts (null for a method the user never saved),
+ * so it pays there even if the method is removed or changed before the drain sends it.
+ */
 export function priceCashout(
   app: FastifyInstance,
-  facts: Omit<CashoutFacts, 'savedMethods'> & { userId: string; savedMethods: readonly string[]; transactionId: string },
+  facts: Omit<CashoutFacts, 'savedMethods'> & { userId: string; savedMethods: SavedDestinations; transactionId: string },
 ): PricedCashout {
-  const savedMethods = facts.savedMethods.filter(isPayoutMethod);
+  const savedMethods = Object.keys(facts.savedMethods).filter(isPayoutMethod);
   const plan = planCashout({ ...facts, savedMethods });
   if (!plan.ok) throw refusalError(plan);
   const { userId, transactionId, request, now } = facts;
@@ -62,7 +72,7 @@ export function priceCashout(
       kind: 'payout',
       reference: effectReference.cashoutPayout(transactionId),
       userId,
-      payload: { method: payout.method, amountCents: payout.amountCents, transactionId },
+      payload: { method: payout.method, amountCents: payout.amountCents, transactionId, destination: facts.savedMethods[payout.method] ?? null },
     },
     marksMethodUsed: plan.marksMethodUsed,
   };

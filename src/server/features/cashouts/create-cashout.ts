@@ -28,7 +28,7 @@ import {
   type ClaimInFirstStatement,
   type StoredResponse,
 } from '../../lib/idempotency';
-import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput } from './cashout-rules';
+import { cardRefusal, cashoutResponse, priceCashout, type CashoutInput, type SavedDestinations } from './cashout-rules';
 import { cashoutInOneStatement } from './cashout-in-one-statement';
 import { enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 
@@ -78,9 +78,10 @@ async function cashOut(
   );
 }
 
-// The user's plan and promo, and their saved payout methods, in one statement. A share lock is
-// enough: the plan cannot change under this cash-out, and concurrent cash-outs of the same user do
-// not wait for each other here. A named statement built once (db/named-statement.ts).
+// The user's plan and promo, and their saved payout methods with each one's payout destination
+// (decision 168), in one statement. A share lock is enough: the plan and the methods cannot change
+// under this cash-out, and concurrent cash-outs of the same user do not wait for each other here.
+// A named statement built once (db/named-statement.ts).
 // The statement also claims the Idempotency-Key (a WITH clause, lib/idempotency.ts).
 const cashoutUserStatement = namedStatement('cashout_user', (db) =>
   db
@@ -88,7 +89,7 @@ const cashoutUserStatement = namedStatement('cashout_user', (db) =>
     .select({
       subscription: users.subscription,
       promoEnd: users.promoEnd,
-      savedMethods: sql<string[] | null>`(select array_agg(${payoutMethods.method}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
+      savedMethods: sql<SavedDestinations | null>`(select jsonb_object_agg(${payoutMethods.method}, ${payoutMethods.destinationRef}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
       claimed: claimedColumn(),
     })
     .from(users)
@@ -106,7 +107,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   // money only if it is there, so concurrent cash-outs of one card can never together take more
   // than the card holds. The journal and the transaction row are written by the same statement,
   // only if the debit happened.
-  const priced = priceCashout(app, { request: input, userId, plan: user.subscription as PlanId, promoEnd: user.promoEnd, savedMethods: user.savedMethods ?? [], now, transactionId: randomUUID() });
+  const priced = priceCashout(app, { request: input, userId, plan: user.subscription as PlanId, promoEnd: user.promoEnd, savedMethods: user.savedMethods ?? {}, now, transactionId: randomUUID() });
   const posted = await debitAndPostJournal(tx, priced.debit, priced.journal);
   if (!posted) throw await whyCardCannotPay(tx, userId, input);
 

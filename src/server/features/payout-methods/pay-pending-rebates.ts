@@ -10,7 +10,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { isPayoutMethod } from '../../../core/plans';
 import type { DbOrTx, Tx } from '../../db/client';
-import { rebates } from '../../db/schema';
+import { payoutMethods, rebates } from '../../db/schema';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
 import { effectReference, enqueueEffects } from '../../effects/money-effects';
@@ -28,15 +28,21 @@ export async function payPendingRebates(tx: Tx, userId: string, method: string |
   if (!isPayoutMethod(method)) return { count: 0, amountCents: 0 };
 
   // Claimed with a conditional update, so two transactions can never pay the same rebate twice:
-  // the second one's WHERE no longer matches once the first has committed.
+  // the second one's WHERE no longer matches once the first has committed. Each row also brings
+  // the method's destination (decision 168), read by the same statement: the payout is sent there
+  // even if the method is removed or changed before the drain runs. The caller's lock on the user
+  // row keeps the methods as they are until this transaction commits.
   const pending = await tx
-    .select({ id: rebates.id })
+    .select({
+      id: rebates.id,
+      destination: sql<string | null>`(select ${payoutMethods.destinationRef} from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method})`,
+    })
     .from(rebates)
     .where(and(eq(rebates.userId, userId), eq(rebates.status, 'pending')))
     .orderBy(asc(rebates.createdAt))
     .limit(MAX_REBATES_PER_CALL);
   let paid: RebatesPaid = { count: 0, amountCents: 0 };
-  for (const { id } of pending) {
+  for (const { id, destination } of pending) {
     const [claimed] = await tx
       .update(rebates)
       .set({ status: 'processed', processedAt: now, payoutMethod: method })
@@ -57,7 +63,7 @@ export async function payPendingRebates(tx: Tx, userId: string, method: string |
       });
       await tx.update(rebates).set({ journalId }).where(eq(rebates.id, claimed.id));
       await enqueueEffects(tx, [
-        { kind: 'rebate_payout', reference: effectReference.rebatePayout(claimed.id), userId, payload: { method, amountCents: claimed.amountCents, rebateId: claimed.id } },
+        { kind: 'rebate_payout', reference: effectReference.rebatePayout(claimed.id), userId, payload: { method, amountCents: claimed.amountCents, rebateId: claimed.id, destination } },
       ]);
     }
     paid = { count: paid.count + 1, amountCents: paid.amountCents + claimed.amountCents };

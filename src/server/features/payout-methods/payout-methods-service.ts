@@ -1,7 +1,7 @@
 // Payout methods (settings → Payout Methods): add, remove, choose the preferred one. Each change
 // is one transaction that locks the user row first (the lock order of every service), so two
 // tabs changing methods at once are serialised rather than racing on "who is preferred".
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { payoutNotAllowedMessage } from '../../../core/cashout';
 import { payoutDetail } from '../../../core/payout-details';
@@ -17,6 +17,7 @@ import {
   type PayoutMethodsView,
 } from '../../../contracts/payout-methods';
 import type { DbOrTx, Tx } from '../../db/client';
+import { destinationRegistrationReference } from '../../adapters/payouts';
 import { payoutMethods, users } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
@@ -72,16 +73,50 @@ async function answer(tx: Tx, userId: string, message: string, rebatesPaid: Reba
   return { ...(await viewPayoutMethods(tx, userId)), message, rebatesPaid };
 }
 
+/** Why `method` cannot be added for this user, as the transaction below would refuse it; null when it can. */
+function addRefusal(user: { subscription: string; closedAt: Date | null } | undefined, method: PayoutMethod, alreadySaved: boolean): Error | null {
+  if (!user) return notFound('Account not found.');
+  if (user.closedAt) return unauthorized();
+  const plan = user.subscription as PlanId;
+  if (!isPayoutMethodAllowed(plan, method)) return forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
+  if (alreadySaved) return conflict(payoutMethodAlreadyAdded(method), 'already_added');
+  return null;
+}
+
+/**
+ * Where the money goes, registered with the payout provider (decision 168): after the checks that
+ * allow the method (read here without a lock; the transaction checks them again) and before the
+ * transaction that saves it, never inside one (DECISIONS §7). Only the provider's reference is kept.
+ * In live mode the provider answers the spec's "not implemented" (501), and nothing is saved.
+ */
+async function registerDestination(app: FastifyInstance, userId: string, method: PayoutMethod, payTo: string): Promise<string> {
+  const [user] = await app.db
+    .select({
+      subscription: users.subscription,
+      closedAt: users.closedAt,
+      saved: sql<boolean>`exists (select 1 from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method})`,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  const refusal = addRefusal(user, method, user?.saved ?? false);
+  if (refusal) throw refusal;
+  const { destinationRef } = await app.adapters.payouts.registerDestination({ method, payTo, reference: destinationRegistrationReference() });
+  return destinationRef;
+}
+
 /**
  * Spec §4: added as active with last_used now; the first one becomes preferred. `detail` (where
- * the money goes) is checked and kept masked; it is optional for API clients of before issue 22.
+ * the money goes) is checked, registered with the payout provider (decision 168) and kept masked;
+ * it is optional for API clients of before issue 22 (no destination is registered then).
  */
 export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod, detailInput?: string): Promise<PayoutMethodChange> {
   let detail: string | null = null;
+  let destinationRef: string | null = null;
   if (detailInput !== undefined) {
     const checked = payoutDetail(method, detailInput);
     if (!checked.ok) throw badRequest(checked.message);
     detail = checked.stored;
+    destinationRef = await registerDestination(app, userId, method, checked.payTo);
   }
   return afterCommit(app, await inTransaction(app.db, async (tx) => {
     const now = app.now();
@@ -90,7 +125,7 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
     if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
     const inserted = await tx
       .insert(payoutMethods)
-      .values({ userId, method, status: 'active', lastUsed: now, createdAt: now, detail })
+      .values({ userId, method, status: 'active', lastUsed: now, createdAt: now, detail, destinationRef })
       .onConflictDoNothing()
       .returning({ method: payoutMethods.method });
     if (inserted.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');

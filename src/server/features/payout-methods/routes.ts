@@ -29,7 +29,15 @@ export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/payout-methods',
-    { schema: { tags, summary: 'Add a payout method the plan allows (the first becomes preferred)', body: addPayoutMethodRequest, response: { 201: payoutMethodChange, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Add a payout method the plan allows (the first becomes preferred); its details are registered with the payout provider',
+        body: addPayoutMethodRequest,
+        // 501 and 503: the payout provider's registration of the details (decision 168), refused in live mode or unanswered; nothing is saved.
+        response: { 201: payoutMethodChange, 501: errorResponse, 503: errorResponse, ...errors },
+      },
+    },
     async (request, reply) => {
       const { userId } = requireUser(request);
       return reply.status(201).send(await addPayoutMethod(app, userId, request.body.method, request.body.detail));
