@@ -26,6 +26,12 @@ export const MONEY_RATE_LIMITS = {
    * to a draft, at most 10.
    */
   cardCheck: { points: 30, durationSeconds: 10 * 60 },
+  /**
+   * POST /api/payout-methods with details: each registers a destination with the payout provider
+   * (decision 168), a call whose quota every user shares. A person saves at most 3 methods, and
+   * again only after removing one.
+   */
+  payoutDestination: { points: 10, durationSeconds: 10 * 60 },
 } as const satisfies Record<string, LimitRule>;
 
 /**

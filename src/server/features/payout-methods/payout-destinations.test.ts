@@ -25,6 +25,7 @@ import type { Db } from '../../db/client';
 import { moneyEffects, payoutMethods, rebates, users } from '../../db/schema';
 import { enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { checkLedger } from '../../ledger/check-ledger';
+import { MONEY_RATE_LIMITS } from '../../lib/money-limits';
 import { createLogger } from '../../logger';
 
 const run = await requireEngine();
@@ -179,6 +180,28 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
     expect((await addMethod(premium, 'paypal')).statusCode).toBe(201);
     expect((await methodRow(database.db, premium.id, 'paypal'))!.destinationRef).toBeNull();
     expect(registrations().length - before).toBe(1);
+  });
+
+  // DECISIONS §6: a script with one account cannot spend the provider's quota, which every user
+  // shares, by adding and removing a method in a loop.
+  it('registrations are limited per user (10 in 10 minutes): the 11th is 429 before any call, refusals do not count', async () => {
+    const user = await signUp(app, database.db);
+    const other = await signUp(app, database.db);
+    const before = registrations().length;
+    expect((await addMethod(user, 'ach', '12')).statusCode).toBe(400);
+    for (let i = 0; i < MONEY_RATE_LIMITS.payoutDestination.points; i += 1) {
+      expect((await addMethod(user, 'ach', ACCOUNT)).statusCode).toBe(201);
+      expect((await addMethod(user, 'ach', ACCOUNT)).statusCode).toBe(409);
+      expect((await user.request('DELETE', '/api/payout-methods/ach')).statusCode).toBe(200);
+    }
+    const limited = await addMethod(user, 'ach', ACCOUNT);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(registrations().length - before).toBe(MONEY_RATE_LIMITS.payoutDestination.points);
+    expect(await database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
+    // Another user is not held by it.
+    expect((await addMethod(other, 'ach', ACCOUNT)).statusCode).toBe(201);
   });
 
   it('a registration the provider fails: 503, nothing saved; the retry registers and saves', async () => {

@@ -20,6 +20,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { destinationRegistrationReference } from '../../adapters/payouts';
 import { payoutMethods, users } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
+import { limitMoney } from '../../lib/money-limits';
 import { inTransaction } from '../../lib/transaction';
 import { payPendingRebates, pendingRebatesOf, type RebatesPaid } from './pay-pending-rebates';
 
@@ -100,6 +101,8 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
     .where(eq(users.id, userId));
   const refusal = addRefusal(user, method, user?.saved ?? false);
   if (refusal) throw refusal;
+  // Counted only for a registration that will be made: a refused one costs the provider nothing.
+  await limitMoney(app.db, 'payoutDestination', userId);
   const { destinationRef } = await app.adapters.payouts.registerDestination({ method, payTo, reference: destinationRegistrationReference() });
   return destinationRef;
 }

@@ -35,7 +35,8 @@ export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Add a payout method the plan allows (the first becomes preferred); its details are registered with the payout provider',
         body: addPayoutMethodRequest,
         // 501 and 503: the payout provider's registration of the details (decision 168), refused in live mode or unanswered; nothing is saved.
-        response: { 201: payoutMethodChange, 501: errorResponse, 503: errorResponse, ...errors },
+        // 429: more registrations than a person makes (lib/money-limits.ts).
+        response: { 201: payoutMethodChange, 429: errorResponse, 501: errorResponse, 503: errorResponse, ...errors },
       },
     },
     async (request, reply) => {
