@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CashoutForm } from './CashoutForm';
+import { savedWithOtherDetailsMessage } from './api/cashouts';
 import { fakeApi, renderPage } from '../../test/render';
 import { cardFixture, profileFixture } from '../../test/fixtures';
 
@@ -94,6 +95,54 @@ describe('cash-out form', () => {
     expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
 
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
+  });
+
+  // Decision 168: the payout goes to the destination saved with the method. A method saved
+  // meanwhile (another tab) with other details must not receive a cash-out meant for the account
+  // entered here; with the same details (a save whose answer was lost) the cash-out goes ahead.
+  describe('the method was saved meanwhile (409 already_added)', () => {
+    const savedAs = (detail: string | null) => ({
+      body: {
+        methods: [{ method: 'ach', label: 'ACH', status: 'active', lastUsed: null, createdAt: '2026-11-27T10:00:00.000Z', preferred: true, allowedByPlan: true, detail }],
+        preferredPayout: 'ach',
+        allowedMethods: ['ach'],
+        pendingRebates: { count: 0, amountCents: 0 },
+      },
+    });
+    const confirmWithAccount = async (account: string) => {
+      const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+      await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+      await user.type(screen.getByLabelText(/^Amount/), '100');
+      await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
+      await user.type(await screen.findByLabelText(/^Bank account number/), account);
+      await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+      await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
+    };
+    const alreadyAdded = { status: 409, body: { error: { code: 'already_added', message: 'ACH is already added as a payout method' } } };
+
+    it('with another account: nothing is cashed out, and the user is told', async () => {
+      const api = fakeApi({
+        'GET /api/session': session(),
+        'POST /api/payout-methods': alreadyAdded,
+        'GET /api/payout-methods': savedAs('•••• 2222'),
+        'POST /api/cashouts': cashoutAnswer(10_000),
+      });
+      await confirmWithAccount('000123456789');
+      expect(await screen.findByText(savedWithOtherDetailsMessage('ach', '•••• 2222'))).toBeTruthy();
+      expect(api.sent.some((r) => r.method === 'POST' && r.path === '/api/cashouts')).toBe(false);
+    });
+
+    it('with the account entered here: the cash-out goes ahead', async () => {
+      const api = fakeApi({
+        'GET /api/session': session(),
+        'POST /api/payout-methods': alreadyAdded,
+        'GET /api/payout-methods': savedAs('•••• 6789'),
+        'POST /api/cashouts': cashoutAnswer(10_000),
+      });
+      await confirmWithAccount('000123456789');
+      expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+      expect(api.bodiesOf('POST', '/api/cashouts')).toHaveLength(1);
+    });
   });
 
   it('a saved preferred method is chosen and its details are not asked again', async () => {

@@ -4,6 +4,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Card } from '../../../../contracts/cards';
 import type { CreateCashoutRequest, CreateCashoutResponse } from '../../../../contracts/cashouts';
+import type { PayoutMethodsView } from '../../../../contracts/payout-methods';
+import { payoutDetail } from '../../../../core/payout-details';
+import { PAYOUT_METHOD_LABELS } from '../../../../core/plans';
 import { api, ApiError } from '../../../lib/api';
 
 /** Spec §8. */
@@ -34,12 +37,20 @@ export function eligibleCards(cards: readonly Card[]): Card[] {
 /** A method used for the first time is saved first, with where the money goes (issue 22). */
 export type NewPayoutMethod = { method: CreateCashoutRequest['payoutMethod']; detail: string };
 
+/** The method was saved meanwhile with other details than the ones entered for this cash-out. */
+export const savedWithOtherDetailsMessage = (method: NewPayoutMethod['method'], saved: string | null) =>
+  `${PAYOUT_METHOD_LABELS[method]} was saved meanwhile${saved ? ` with ${saved}` : ''}, not with the details you entered, so nothing was cashed out. Check it under Account Settings → Payout Methods and try again.`;
+
 async function saveNewMethod(method: NewPayoutMethod): Promise<void> {
   try {
     await api('/api/payout-methods', { method: 'POST', body: method });
   } catch (error) {
-    // Added meanwhile (another tab): the cash-out can go ahead.
     if (!(error instanceof ApiError && error.code === 'already_added')) throw error;
+    // Added meanwhile (another tab, or this save whose answer was lost). The payout goes to the
+    // destination saved with that method (decision 168): go ahead only when it is the one entered here.
+    const entered = payoutDetail(method.method, method.detail);
+    const saved = (await api<PayoutMethodsView>('/api/payout-methods')).methods.find((m) => m.method === method.method)?.detail ?? null;
+    if (!entered.ok || saved !== entered.stored) throw new ApiError(409, 'already_added', savedWithOtherDetailsMessage(method.method, saved));
   }
 }
 
