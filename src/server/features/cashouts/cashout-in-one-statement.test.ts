@@ -193,6 +193,45 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     });
   });
 
+  // The locked transaction waits for the user's lock when a method change holds it. What it then
+  // reads must be what that change committed: a statement sees the database as it was when it
+  // began, so the methods are read by a statement after the lock, not with it (review of 168).
+  // PostgreSQL only: PGlite has one connection, on which no transaction can wait for another.
+  it.skipIf(testEngine() !== 'postgres')('the locked transaction, having waited for a method change, pays the destination that change committed', async () => {
+    const { user, userId, cardId } = await userWithCard(10_000);
+    await t.database.db.insert(payoutMethods).values({ userId, method: 'ach', destinationRef: 'demo_dest_before' });
+    let committed: Promise<void> = Promise.resolve();
+    let flips = 0;
+    const flip = async () => {
+      flips += 1;
+      await t.database.db.update(users).set({ subscription: flips % 2 === 1 ? 'premium' : 'free' }).where(eq(users.id, userId));
+      if (flips < 2) {
+        betweenStatements = flip;
+        return;
+      }
+      // Before the second try steps aside: a method change takes the user's lock (as every one
+      // does), saves another destination, and commits only once the locked transaction waits.
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => (locked = resolve));
+      committed = t.database.db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        await tx.update(payoutMethods).set({ destinationRef: 'demo_dest_after' }).where(eq(payoutMethods.userId, userId));
+        locked();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await holding;
+    };
+    betweenStatements = flip;
+    statementTries = 0;
+    const res = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' });
+    await committed;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(statementTries).toBe(2);
+    await t.app.effects.drain();
+    await t.app.effects.idle();
+    expect(t.calls.effective('payouts.send').filter((call) => call.reference === res.json().payoutId).map((call) => call.destination)).toEqual(['demo_dest_after']);
+  });
+
   it('a payout method saved since the facts were cached is usable at once: a refusal is never decided on a hint', async () => {
     const { user, userId, cardId } = await userWithCard(10_000);
     await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));

@@ -78,23 +78,28 @@ async function cashOut(
   );
 }
 
-// The user's plan and promo, and their saved payout methods with each one's payout destination
-// (decision 168), in one statement. A share lock is enough: the plan and the methods cannot change
-// under this cash-out, and concurrent cash-outs of the same user do not wait for each other here.
-// A named statement built once (db/named-statement.ts).
-// The statement also claims the Idempotency-Key (a WITH clause, lib/idempotency.ts).
+// The user's plan and promo, under a share lock: concurrent cash-outs of the same user do not wait
+// for each other here, and whatever changes the plan or the payout methods locks the user row
+// first, so neither can change under this cash-out once the lock is held. The statement also
+// claims the Idempotency-Key (a WITH clause, lib/idempotency.ts). A named statement built once
+// (db/named-statement.ts).
 const cashoutUserStatement = namedStatement('cashout_user', (db) =>
   db
     .with(claimClause(db))
-    .select({
-      subscription: users.subscription,
-      promoEnd: users.promoEnd,
-      savedMethods: sql<SavedDestinations | null>`(select jsonb_object_agg(${payoutMethods.method}, ${payoutMethods.destinationRef}) from ${payoutMethods} where ${payoutMethods.userId} = ${users.id} and ${payoutMethods.status} = 'active')`,
-      claimed: claimedColumn(),
-    })
+    .select({ subscription: users.subscription, promoEnd: users.promoEnd, claimed: claimedColumn() })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')))
     .for('share'),
+);
+
+// The saved payout methods with each one's payout destination (decision 168), read by a statement
+// of its own, after the lock: a statement reads the database as it was when the statement began,
+// so read with the lock, they could be those a method change replaced while this waited for it.
+const savedDestinationsStatement = namedStatement('cashout_saved_destinations', (db) =>
+  db
+    .select({ saved: sql<SavedDestinations | null>`jsonb_object_agg(${payoutMethods.method}, ${payoutMethods.destinationRef})` })
+    .from(payoutMethods)
+    .where(and(eq(payoutMethods.userId, sql.placeholder('userId')), eq(payoutMethods.status, 'active'))),
 );
 
 async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string, input: CashoutInput, claim: ClaimInFirstStatement): Promise<CreateCashoutResponse> {
@@ -103,11 +108,12 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const [user] = await cashoutUserStatement(tx, { userId, ...claim.values });
   if (!user) throw notFound('Account not found.');
   claim.settle(user.claimed);
+  const [methods] = await savedDestinationsStatement(tx, { userId });
   // The core decides (core/plan-cashout.ts); the conditional debit is then the guard: it takes the
   // money only if it is there, so concurrent cash-outs of one card can never together take more
   // than the card holds. The journal and the transaction row are written by the same statement,
   // only if the debit happened.
-  const priced = priceCashout(app, { request: input, userId, plan: user.subscription as PlanId, promoEnd: user.promoEnd, savedMethods: user.savedMethods ?? {}, now, transactionId: randomUUID() });
+  const priced = priceCashout(app, { request: input, userId, plan: user.subscription as PlanId, promoEnd: user.promoEnd, savedMethods: methods?.saved ?? {}, now, transactionId: randomUUID() });
   const posted = await debitAndPostJournal(tx, priced.debit, priced.journal);
   if (!posted) throw await whyCardCannotPay(tx, userId, input);
 
