@@ -81,6 +81,21 @@ describe('planCompletion: the DECISIONS §2 worked examples, inside a completion
   });
 });
 
+// Decision 167: the history says a combine got the launch promo's 50% only when it halved a fee.
+describe('planCompletion: whether the launch promo halved the product fee', () => {
+  const running = { promoEnd: LATER, hasPromo: true };
+  const halved = (over: Partial<CompletionFacts>) => mustPlan(planCompletion(facts(100_000, [cardSource(110_000)], over)));
+  it('while the promo runs, and for the combine that claims a spot', () => {
+    expect(halved({ user: { plan: 'free', boostsAvailable: 0, boostsUsed: 0, combineTotal: 0, ...running } })).toMatchObject({ promoApplies: true, promoHalvedFee: true, claimsPromoSpot: false });
+    expect(halved({ promoSpotsLeft: 1 })).toMatchObject({ promoApplies: true, promoHalvedFee: true, claimsPromoSpot: true });
+  });
+  it('not when a boost waived the fee or the plan has none (Premium+), though the promo runs; not without it', () => {
+    expect(halved({ user: { plan: 'free', boostsAvailable: 1, boostsUsed: 0, combineTotal: 3, ...running }, choices: { useBoost: true, creationFeeSourceIdx: -1, cardType: 'general' } })).toMatchObject({ boostUsed: true, promoApplies: true, promoHalvedFee: false });
+    expect(halved({ user: { plan: 'premium+', boostsAvailable: 0, boostsUsed: 0, combineTotal: 0, ...running } })).toMatchObject({ promoApplies: true, promoHalvedFee: false });
+    expect(halved({ user: { plan: 'premium', boostsAvailable: 0, boostsUsed: 0, combineTotal: 0, promoEnd: EARLIER, hasPromo: true } })).toMatchObject({ promoApplies: false, promoHalvedFee: false });
+  });
+});
+
 describe('planCompletion refuses, charging nothing', () => {
   it('a combine that is not a draft', () => {
     expect(planCompletion(facts(100, [cardSource(20_000)], { combine: { id: 'c', status: 'completed', totalAmountCents: 100, taxBufferCents: 0, createdAt: NOW } }))).toMatchObject({ code: 'already_completed', status: 409 });

@@ -8,6 +8,7 @@ import { expiredDraftRefusal } from './draft-lifetime';
 import { applyCombineCompletion, canUseBoost, type CombineCompletion } from './boosts';
 import { cardExpiresAt, type VirtualCardType } from './cards';
 import { CASHOUT_MESSAGES } from './cashout';
+import { productFeePpm } from './fees';
 import { checkMonthlyLimit } from './limits';
 import { formatUsd } from './money';
 import { assertJournalBalanced, compactLines, isCardValidAt, refuse, type CardDebit, type CardFacts, type JournalLine, type Refusal } from './money-plan';
@@ -102,6 +103,11 @@ export type CompletionPlan = {
   boostUsed: boolean;
   /** The promo is running for this user, or this combine claims a spot. */
   promoApplies: boolean;
+  /**
+   * The promo halved a product fee of this combine (decision 167): it applies, and without it the
+   * rate would not be zero anyway (no boost waived the fee, the plan has one).
+   */
+  promoHalvedFee: boolean;
   /** Completing claims one of the launch-promo spots (a conditional increment the server runs first). */
   claimsPromoSpot: boolean;
   /** The cards used as sources, each debited once for everything it is charged. */
@@ -222,6 +228,7 @@ export function planCompletion(facts: CompletionFacts): CompletionPlan | Refusal
     quote,
     boostUsed,
     promoApplies: quoteInput.promoActive,
+    promoHalvedFee: quoteInput.promoActive && productFeePpm({ plan: user.plan, promoActive: false, boostUsed }) > 0,
     claimsPromoSpot: promoClaim,
     debits,
     card: { id: newCardId, type: choices.cardType, originalAmountCents: quote.cardAmountCents, validUntil: cardExpiresAt(choices.cardType, now) },

@@ -187,7 +187,7 @@ export function planRows(
     useBoost: plan.boostUsed,
     creationFeeSourceIdx: input.creationFeeSourceIdx,
     cardType: plan.card.type,
-    promoDiscount: plan.promoApplies,
+    promoDiscount: plan.promoHalvedFee,
     bnplFeeMaxCents: plan.quote.bnplFeeMaxCents,
     bnplFeeActualCents: plan.quote.bnplFeeActualCents,
     rebateId: newRebates[0]?.id ?? null,

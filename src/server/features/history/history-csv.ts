@@ -87,7 +87,7 @@ export async function historyCsv(app: FastifyInstance, userId: string, range: Hi
         card ? money(card.remainingAmountCents) : '',
         money(feesCents),
         money(rebateCents),
-        combine.promoDiscount ? 'Yes' : 'No',
+        combine.promoApplied || combine.promoDiscount ? 'Yes' : 'No',
       ].join(','),
     );
   }

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app'
 import { createTestDatabase, requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { insertUser } from '../../../../tests/helpers/fixtures';
 import { createCard, registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
-import { combines } from '../../db/schema';
+import { combineSources, combines } from '../../db/schema';
 
 const run = await requireEngine();
 
@@ -56,17 +56,22 @@ describe.skipIf(!run)(`migration 0016: the promo discount of earlier combines ($
       const end = new Date('2027-03-01T12:00:00Z');
       const promoUser = await insertUser(database.db, { promo50offFirstYear: true, promoStart: start, promoEnd: end });
       const otherUser = await insertUser(database.db);
-      const combine = async (userId: string, status: string, completedAt: Date | null) => {
-        const [row] = await database.db.insert(combines).values({ userId, status, completedAt }).returning({ id: combines.id });
+      // A combine with one source charged $100.00, whose product fee was `productFeeCents`.
+      const combine = async (userId: string, status: string, completedAt: Date | null, productFeeCents = 50, useBoost = false) => {
+        const [row] = await database.db.insert(combines).values({ userId, status, completedAt, useBoost }).returning({ id: combines.id });
+        await database.db.insert(combineSources).values({ combineId: row!.id, userId, position: 0, type: 'credit', provider: 'visa', chargeCents: 10_000, productFeeCents });
         return row!.id;
       };
+      const during = new Date('2026-09-01T00:00:00Z');
       const ids = {
-        beforeClaim: await combine(promoUser, 'completed', new Date('2026-02-28T12:00:00Z')),
+        beforeClaim: await combine(promoUser, 'completed', new Date('2026-02-28T12:00:00Z'), 100),
         claim: await combine(promoUser, 'completed', start),
-        during: await combine(promoUser, 'completed', new Date('2026-09-01T00:00:00Z')),
-        afterEnd: await combine(promoUser, 'completed', end),
+        during: await combine(promoUser, 'completed', during),
+        duringWithBoost: await combine(promoUser, 'completed', during, 0, true),
+        duringOnPremiumPlus: await combine(promoUser, 'completed', during, 0),
+        afterEnd: await combine(promoUser, 'completed', end, 100),
         draft: await combine(promoUser, 'incomplete', null),
-        otherUser: await combine(otherUser, 'completed', new Date('2026-09-01T00:00:00Z')),
+        otherUser: await combine(otherUser, 'completed', during, 100),
       };
       await database.db.execute(sql`alter table combines drop column promo_discount`);
       const migration = readFileSync(new URL('../../../../migrations/0016_combine_promo_discount.sql', import.meta.url), 'utf8');
@@ -74,7 +79,7 @@ describe.skipIf(!run)(`migration 0016: the promo discount of earlier combines ($
 
       const flag = async (id: string) => (await database.db.select({ d: combines.promoDiscount }).from(combines).where(eq(combines.id, id)))[0]?.d;
       const flags = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([name, id]) => [name, await flag(id)])));
-      expect(flags).toEqual({ beforeClaim: false, claim: true, during: true, afterEnd: false, draft: false, otherUser: false });
+      expect(flags).toEqual({ beforeClaim: false, claim: true, during: true, duringWithBoost: false, duringOnPremiumPlus: false, afterEnd: false, draft: false, otherUser: false });
     } finally {
       await database.drop();
     }

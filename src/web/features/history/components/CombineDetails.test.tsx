@@ -55,9 +55,6 @@ describe('combine details', () => {
     const later = renderPage(<CombineDetails combine={combine(-1, { promoDiscount: true })} />);
     expect(fact('Promo')).toBe('50% Off Platform Fees');
     later.unmount();
-    const boosted = renderPage(<CombineDetails combine={combine(-1, { promoDiscount: true, useBoost: true })} />);
-    expect(fact('Promo')).toBe('Not needed: a boost waived the product fee');
-    boosted.unmount();
     renderPage(<CombineDetails combine={combine(-1)} />);
     expect(fact('Promo')).toBe('Not applied');
   });

@@ -174,11 +174,10 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
 /**
  * Whether the launch promo halved this combine's product fee (decision 167). The spec's
  * promo_applied marks only the combine that claimed the spot; the ones completed while the promo
- * ran had the same discount. With a boost there was no product fee to halve.
+ * ran had the same discount, unless a boost waived the fee or the plan had none.
  */
 function PromoFact({ combine }: { combine: Combine }) {
   const badge = <Badge tone="success">50% Off Platform Fees</Badge>;
   if (combine.promoApplied) return <>{badge}, claimed with this card</>;
-  if (!combine.promoDiscount) return <>Not applied</>;
-  return combine.useBoost ? <>Not needed: a boost waived the product fee</> : badge;
+  return combine.promoDiscount ? badge : <>Not applied</>;
 }
