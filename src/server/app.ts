@@ -37,6 +37,7 @@ import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
 import { createAdapters, type Adapters } from './adapters';
 import { createEffectDrain, type EffectDrain } from './effects/drain';
+import { createCardStateSync, type CardStateSync } from './effects/card-states';
 import { createAfterAnswer, type AfterAnswer } from './lib/after-answer';
 
 
@@ -48,6 +49,8 @@ declare module 'fastify' {
     adapters: Adapters;
     /** Carries out committed money effects (captures, voids, payouts, rebates): decision 030. */
     effects: EffectDrain;
+    /** Tells the card processor each card's state after the commit that changed it: decision 170. */
+    cardStates: CardStateSync;
     /** Work done after an answer has gone out (the password-reset e-mail): lib/after-answer.ts. */
     afterAnswer: AfterAnswer;
     /** The current time; tests may move it. */
@@ -99,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('effects', createEffectDrain({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
   // A drain in flight finishes its calls and records their outcomes before the database closes.
   app.addHook('onClose', () => app.effects.idle());
+  app.decorate('cardStates', createCardStateSync({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
+  app.addHook('onClose', () => app.cardStates.idle());
   app.decorate('afterAnswer', createAfterAnswer(app.log));
   app.addHook('onClose', () => app.afterAnswer.idle());
   setRateLimitsDisabled(options.config.rateLimitDisabled);

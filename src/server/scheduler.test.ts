@@ -38,14 +38,16 @@ describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine
     await database?.drop();
   });
 
-  it('every job run three times on each of three instances at once: one renewal, one revert, one expiry, one void per old draft each', async () => {
+  it('every job run three times on each of three instances at once: one renewal, one revert, one expiry (closed once at the processor), one void per old draft each', async () => {
     const db = database.db;
     const periodEnd = new Date(now.getTime() - HOUR_MS);
     const due = { subscription: 'premium', billingCycle: 'monthly', subscriptionPriceCents: 999, subscriptionPeriodEnd: periodEnd } as const;
     const renewing = await Promise.all(Array.from({ length: 6 }, () => insertUser(db, due)));
     const cancelling = await Promise.all(Array.from({ length: 3 }, () => insertUser(db, { ...due, cancelAtPeriodEnd: true })));
     const owner = await insertUser(db);
-    const expiring = await Promise.all(Array.from({ length: 4 }, () => insertFundedCard(db, owner, 1_000, { validUntil: new Date(now.getTime() - HOUR_MS) })));
+    const expiring = await Promise.all(
+      Array.from({ length: 4 }, (_, n) => insertFundedCard(db, owner, 1_000, { validUntil: new Date(now.getTime() - HOUR_MS), providerRef: `demo_card_expiring_${n}` })),
+    );
 
     // Decision 163: an old draft with a hold, and an unsaved one idle for two hours.
     const oldDraft = await insertDraft(db, owner, { createdAt: addDays(now, -8), updatedAt: addDays(now, -8) });
@@ -73,6 +75,13 @@ describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine
 
     const expired = await db.select({ status: cards.status, remaining: cards.remainingAmountCents }).from(cards).where(inArray(cards.id, expiring));
     expect(expired).toEqual(expiring.map(() => ({ status: 'expired', remaining: 1_000 })));
+    // Decision 170: each expired card is closed at the processor once, by one of the instances
+    // (the job may have looked before the expiry: one more run each, at once, then settled).
+    await Promise.all(apps.map(({ app }) => app.cardStates.sync()));
+    const told = apps.flatMap((t) => t.calls.calls).filter((c) => c.op === 'processor.setCardState');
+    expect(told.map((c) => [c.reference.split(':')[1], c.reference.split(':')[3], c.outcome]).sort()).toEqual(
+      expiring.map((id) => [id, 'closed', 'done']).sort(),
+    );
 
     expect((await checkLedger(db)).problems).toEqual([]);
   });

@@ -27,6 +27,8 @@ function guarded<T extends object>(name: string, target: T, guard: AdapterGuard,
 /** Wraps the app's outside-world adapters in place (before the app serves anything). */
 export function guardAdapters(adapters: Adapters): AdapterGuard {
   const guard: AdapterGuard = { violations: [] };
+  // Every call of the card processor: preauthorize and issueCard (before the transaction), capture
+  // and release (the drain), setCardState (the card-state reconciler, decision 170).
   adapters.cardProcessor = guarded('cardProcessor', adapters.cardProcessor, guard);
   // Every call of the payout provider: registerDestination (decision 168: before the transaction
   // that saves the method) as well as send (after the commit, from the drain).

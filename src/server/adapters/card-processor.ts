@@ -4,6 +4,7 @@ import { liveModeNotImplemented } from '../lib/errors';
 import { DemoCallLog } from './demo-calls';
 // DECISIONS §4: this one test number always declines in demo mode.
 import { DECLINE_TEST_CARD } from '../../core/cards';
+import type { ProcessorCardState } from '../../core/card-processor-state';
 
 export type PreauthorizeInput = {
   /**
@@ -36,7 +37,8 @@ export type IssuedCard = {
 // DECISIONS §7: pre-authorisation and card issuing run before the transaction that depends on
 // them (issuing with a reference derived from the Idempotency-Key, so a retry gets the same card);
 // capture and release (void) only from the money-effects drain, after the commit, each with a
-// reference the processor deduplicates by.
+// reference the processor deduplicates by; a card's state (setCardState) only from the card-state
+// reconciler, after the commit that changed the card (decision 170).
 export interface CardProcessor {
   preauthorize(input: PreauthorizeInput): Promise<PreauthorizeResult>;
   release(authorizationId: string, reference: string): Promise<void>;
@@ -48,6 +50,17 @@ export interface CardProcessor {
     expYear: number;
     generateNumber: (randomDigit: () => number) => string;
   }): Promise<IssuedCard>;
+  /**
+   * Tells the processor what an issued card (`providerRef`, from issueCard) may do from now on:
+   * authorise (`active`), decline until told otherwise (`frozen`), or decline for good (`closed`),
+   * so its stand-in processing never approves a card we froze or closed (decision 170). Resolves
+   * once the processor holds that state. Only ever called by the reconciler
+   * (server/effects/card-states.ts), outside any transaction. `reference`
+   * (`card-state:<card>:<n>:<state>`) names one instruction: the n-th for that card, so a retry
+   * of it is deduplicated, and a later instruction has a larger n (a processor that orders
+   * updates by it can refuse an older one arriving late).
+   */
+  setCardState(input: { providerRef: string; state: ProcessorCardState; reference: string }): Promise<void>;
 }
 
 export type DemoCardProcessor = CardProcessor & { log: DemoCallLog };
@@ -81,6 +94,10 @@ export function createDemoCardProcessor(options: { declineRate: number; random?:
         return { number, cvv, expMonth, expYear, network, providerRef: `demo_card_${randomUUID()}` };
       });
     },
+    async setCardState({ state, reference }) {
+      // The reference names the card and the state; the provider reference is not recorded.
+      await log.call('processor.setCardState', reference, undefined, () => ({ state }));
+    },
   };
 }
 
@@ -89,4 +106,5 @@ export const liveCardProcessor: CardProcessor = {
   release: () => Promise.reject(liveModeNotImplemented()),
   capture: () => Promise.reject(liveModeNotImplemented()),
   issueCard: () => Promise.reject(liveModeNotImplemented()),
+  setCardState: () => Promise.reject(liveModeNotImplemented()),
 };

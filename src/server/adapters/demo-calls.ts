@@ -12,6 +12,7 @@ export const DEMO_OPERATIONS = [
   'processor.issueCard',
   'processor.capture',
   'processor.release',
+  'processor.setCardState',
   'payouts.registerDestination',
   'payouts.send',
   'mailer.send',

@@ -478,6 +478,19 @@ export const combineSources = pgTable(
   ],
 );
 
+/**
+ * The state a card should have at the processor, in SQL: core/card-processor-state.ts's rule
+ * (`processorStateOf`), which card-states.test.ts holds this to. Unqualified column names, so it
+ * reads the same in the index's predicate and in the reconciler's claim.
+ */
+export const CARD_PROCESSOR_STATE_WANTED = `case when status <> 'active' then 'closed' when frozen then 'frozen' else 'active' end`;
+/**
+ * A card the processor must be told about: one it knows (issued with a provider reference) whose
+ * wanted state is not the one it confirmed, or with an instruction under way or unconfirmed. The
+ * partial index's predicate, repeated word for word by the claim so that the planner uses it.
+ */
+export const CARD_PROCESSOR_STATE_DUE = `provider_ref is not null and (processor_sent is not null or processor_state <> (${CARD_PROCESSOR_STATE_WANTED}))`;
+
 export const cards = pgTable(
   'cards',
   {
@@ -505,9 +518,25 @@ export const cards = pgTable(
     providerRef: text('provider_ref'),
     closedAt: ts('closed_at'),
     ...demoFlags(),
+    // Decision 170: the card's state at the processor, reconciled by server/effects/card-states.ts.
+    // What the processor last confirmed (issueCard leaves a card active, hence the default)...
+    processorState: text('processor_state').notNull().default('active'),
+    // ...the instruction sent and not yet confirmed (null: none), whose reference is
+    // card-state:<id>:<processor_seq>:<processor_sent>...
+    processorSent: text('processor_sent'),
+    processorSeq: integer('processor_seq').notNull().default(0),
+    // ...and its attempts, and when the next may start (a lease while one is under way, then the back-off).
+    processorAttempts: integer('processor_attempts').notNull().default(0),
+    processorRetryAt: ts('processor_retry_at'),
   },
   (t) => [
     index('cards_user_idx').on(t.userId, t.issuedAt),
+    // The cards whose state the processor does not hold yet: few, whatever the table holds. The
+    // predicate reads status and frozen but never the balance, so a purchase or a cash-out that
+    // does not empty a card (its status unchanged) stays a HOT update, as before. (No CHECK on the new
+    // columns either: every update of a card, every debit, would evaluate it. Only the reconciler
+    // writes them, with the values of CARD_PROCESSOR_STATE_WANTED.)
+    index('cards_processor_state_due_idx').on(t.processorRetryAt.asc().nullsFirst()).where(sql.raw(CARD_PROCESSOR_STATE_DUE)),
     check('cards_remaining_not_negative', sql`${t.remainingAmountCents} >= 0`),
     check('cards_amounts_check', sql`${t.amountSpentCents} >= 0 and ${t.originalAmountCents} >= 0`),
     // DECISIONS §4: every debit (purchase, cash-out, use as a source) counts as spent (migration 0010).

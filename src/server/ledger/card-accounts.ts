@@ -6,8 +6,14 @@ import { cardAccountCode } from './accounts';
 import { rowsOf } from './post-journal';
 
 export type CardRow = typeof cards.$inferSelect;
-/** Every column of a new card but its ledger account (chosen here) and closed_at (null). */
-export type NewCard = Required<Omit<typeof cards.$inferInsert, 'ledgerAccountId' | 'closedAt'>>;
+/**
+ * Every column of a new card but its ledger account (chosen here), closed_at (null) and its state
+ * at the processor (decision 170: the columns' defaults, active as issueCard left it, nothing sent).
+ */
+export type NewCard = Required<Omit<typeof cards.$inferInsert, 'ledgerAccountId' | 'closedAt' | ProcessorStateColumn>>;
+type ProcessorStateColumn = 'processorState' | 'processorSent' | 'processorSeq' | 'processorAttempts' | 'processorRetryAt';
+/** A new card's state at the processor, as the columns' defaults write it (the insert does not name them). */
+const NEW_CARD_PROCESSOR_STATE = { processorState: 'active', processorSent: null, processorSeq: 0, processorAttempts: 0, processorRetryAt: null } as const satisfies Pick<CardRow, ProcessorStateColumn>;
 
 const CARD_COLUMNS = [
   'id', 'userId', 'combineId', 'type', 'status', 'frozen', 'issuedAt', 'validUntil', 'expMonth', 'expYear', 'network', 'last4',
@@ -54,8 +60,8 @@ export function cardWithAccountValues(card: NewCard, accountBalanceCents: number
     const value = card[column];
     values[`card_${column}`] = value instanceof Date ? value.toISOString() : value;
   }
-  // The row as the database now holds it: every column is given, none has a default left.
-  return { values, row: { ...card, ledgerAccountId, closedAt: null } };
+  // The row as the database now holds it: every column is given but the processor state's, whose defaults are known.
+  return { values, row: { ...card, ledgerAccountId, closedAt: null, ...NEW_CARD_PROCESSOR_STATE } };
 }
 
 const insertCardStatement = namedSqlStatement('insert_card_with_account', () => sql`with ${cardWithAccountClauses()} select (select id from new_card) as id`);

@@ -62,7 +62,10 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
       { schema: { tags, summary: frozen ? 'Freeze a card (instant, audited)' : 'Unfreeze a card (instant, audited)', params: cardParams, response: { 200: card, 409: errorResponse, ...errors } } },
       async (request) => {
         const { userId } = requireUser(request);
-        return setCardFrozen(app, { userId, cardId: request.params.id, frozen, ip: request.ip });
+        const updated = await setCardFrozen(app, { userId, cardId: request.params.id, frozen, ip: request.ip });
+        // The processor is told after the commit (decision 170): a freeze must reach it at once.
+        app.cardStates.kick();
+        return updated;
       },
     );
   }

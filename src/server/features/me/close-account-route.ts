@@ -25,6 +25,8 @@ export const closeAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       await closeAccount(app.db, app.adapters.mailer, { userId: auth.userId, currentSessionId: auth.sessionId, now: app.now(), ip: request.ip });
       // The voids of the drafts' holds and the e-mail were written with the closing: sent now.
       app.effects.kick();
+      // And the processor is told the cards are closed (decision 170).
+      app.cardStates.kick();
       deliverMailSoon(app);
       clearSessionCookie(request, reply);
       return reply.status(204).send(null);
