@@ -8,6 +8,8 @@ export const payoutMethodEntry = z.object({
   method: payoutMethodId,
   status: z.enum(['active', 'inactive']),
   lastUsed: z.string().nullable(),
+  /** Where the money goes, as the user recognises it: "•••• 6789", an e-mail, a $cashtag; null when saved without details. */
+  detail: z.string().nullable(),
 });
 
 // Spec §3 user profile, camelCased, money in cents, dates as ISO strings.

@@ -134,6 +134,7 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   const saved = await ok<{ methods: Array<{ detail: string | null }> }>(await page.request.get('/api/payout-methods'));
   expect(saved.methods[0]?.detail).toBe('•••• 6789');
   await expect(page.getByLabel('Payout method')).toHaveValue('ach');
+  await expect(page.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH (•••• 6789)']);
   await expect(page.getByLabel('Bank account number')).toHaveCount(0);
 
   // The rest.

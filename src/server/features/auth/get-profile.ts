@@ -40,7 +40,7 @@ export type ProfileUser = { [K in keyof typeof profileColumns]: (typeof users.$i
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed'>>, now: Date): Profile {
+export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed' | 'detail'>>, now: Date): Profile {
   return {
     id: user.id,
     email: user.email,
@@ -67,6 +67,7 @@ export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutM
       method: m.method as Profile['payoutMethods'][number]['method'],
       status: m.status as Profile['payoutMethods'][number]['status'],
       lastUsed: iso(m.lastUsed),
+      detail: m.detail,
     })),
     twoFactorEnabled: user.totpEnabled,
     lastUpdated: user.lastUpdated.toISOString(),

@@ -65,6 +65,8 @@ describe('cash-out form', () => {
 
     const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
     expect(confirm.textContent).toContain('Processing takes 1-3 business days.');
+    // Where the money goes, as it will be kept: the account's last 4 digits.
+    expect(confirm.textContent).toContain('to ACH (•••• 6789)?');
     await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
     expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
 
@@ -146,7 +148,7 @@ describe('cash-out form', () => {
   });
 
   it('a saved preferred method is chosen and its details are not asked again', async () => {
-    fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })) });
+    fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })) });
     renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
     await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
     expect(screen.queryByLabelText(/^Bank account number/)).toBeNull();
@@ -156,17 +158,20 @@ describe('cash-out form', () => {
 describe('cash-out dialogs and focus', () => {
   it('after the confirmation and the success modal, Done puts focus back on the Cash Out button, not on the page body', async () => {
     fakeApi({
-      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })),
+      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })),
       'POST /api/cashouts': cashoutAnswer(10_000),
     });
     const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
     await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
     await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
     await user.type(screen.getByLabelText(/^Amount/), '100');
+    // A saved method: its details, in the list and in the confirmation.
+    expect(within(screen.getByLabelText(/^Payout method/)).getAllByRole('option').map((o) => o.textContent)).toEqual(['Select a payout method', 'ACH (•••• 6789)']);
     const submit = screen.getByRole('button', { name: 'Cash Out' });
     await user.click(submit);
 
     const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
+    expect(confirm.textContent).toContain('Cash out $100.00 from card •••• 4321 to ACH (•••• 6789)? The fee is $1.00; you receive $99.00.');
     await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
     const done = await screen.findByRole('dialog', { name: 'Card cashed out successfully!' });
     // The success modal opens in the confirmation's place, and takes the focus.

@@ -26,7 +26,9 @@ import { useCreateCashout } from './api/cashouts';
 import './cashout.css';
 
 type FormValues = { cardId: string; amount: string; payoutMethod: string };
-type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; detail: string | null };
+// `detail`: what the user typed for a method used the first time (saved before the cash-out);
+// `payTo`: where the money goes, as the user recognises it, shown in the confirmation.
+type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; detail: string | null; payTo: string | null };
 
 export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
 
@@ -61,6 +63,12 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     [profile?.payoutMethods],
   );
   const choices = useMemo(() => cashoutMethodChoices(plan, saved), [plan, saved]);
+  // Each saved method's details ("•••• 6789"), so the user sees where the money goes before it does.
+  const savedDetail = (method: PayoutMethod) => profile?.payoutMethods.find((m) => m.method === method && m.status === 'active')?.detail ?? null;
+  const methodLabel = (method: PayoutMethod) => {
+    const shown = savedDetail(method);
+    return shown ? `${PAYOUT_METHOD_LABELS[method]} (${shown})` : PAYOUT_METHOD_LABELS[method];
+  };
   const preferred = profile?.preferredPayout ?? null;
   // No method is chosen for the user unless they saved one (issue 22): money goes where they say.
   const defaultMethod = preferred && saved.includes(preferred) && choices.includes(preferred) ? preferred : '';
@@ -136,6 +144,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     const amount = parseMoneyInput(values.amount);
     if (!amount.ok || !isPayoutMethod(values.payoutMethod)) return;
     let newDetail: string | null = null;
+    let payTo = savedDetail(values.payoutMethod);
     if (needsDetail) {
       const checked = payoutDetail(values.payoutMethod, detail);
       if (!checked.ok) {
@@ -143,10 +152,11 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         return;
       }
       newDetail = detail;
+      payTo = checked.stored;
     }
     setDetailError(null);
     const fee = cashoutFee({ amountCents: amount.cents, plan, promoActive });
-    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail });
+    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail, payTo });
   };
 
   // One confirmation at a time: a fast double click lands before `isPending` re-renders the
@@ -281,7 +291,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           label="Payout method"
           required
           placeholder="Select a payout method"
-          options={choices.map((m) => ({ value: m, label: PAYOUT_METHOD_LABELS[m] }))}
+          options={choices.map((m) => ({ value: m, label: methodLabel(m) }))}
           hint={
             upgradeMethods.length > 0 ? (
               <>
@@ -350,7 +360,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           <>
             <p>
               Cash out {formatUsd(pending.amountCents)} from card •••• {shownCards.find((c) => c.id === pending.cardId)?.last4} to{' '}
-              {PAYOUT_METHOD_LABELS[pending.payoutMethod]}? The fee is {formatUsd(pending.feeCents)}; you receive {formatUsd(pending.netCents)}.
+              {PAYOUT_METHOD_LABELS[pending.payoutMethod]}
+              {pending.payTo ? ` (${pending.payTo})` : ''}? The fee is {formatUsd(pending.feeCents)}; you receive {formatUsd(pending.netCents)}.
             </p>
             <p>{PROCESSING_NOTE}</p>
           </>

@@ -17,7 +17,7 @@ describe('Settings → Payout Methods', () => {
       'GET /api/payout-methods': { body: withAch },
       'DELETE /api/payout-methods/ach': { body: { ...none, message: 'ACH removed as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
     });
-    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null }] })} />, { path: '/settings' });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })} />, { path: '/settings' });
     await user.click(await screen.findByRole('button', { name: 'Remove ACH' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Remove ACH?' })).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('You have no payout methods yet.')).toBeTruthy();
@@ -57,5 +57,18 @@ describe('Settings → Payout Methods', () => {
     expect(calls.sent.some((c) => c.method === 'DELETE')).toBe(false);
     expect(screen.getByRole('button', { name: 'Remove ACH' })).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(remove));
+  });
+
+  it("the payout provider not answering (503) is said in the server's words, and the form keeps what was typed", async () => {
+    fakeApi({
+      'GET /api/payout-methods': { body: none },
+      'POST /api/payout-methods': { status: 503, body: { error: { code: 'service_unavailable', message: 'Our payment partner did not answer in time. Nothing was saved; please try again in a moment.' } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture()} />, { path: '/settings' });
+    await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
+    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
+    await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
+    expect(await screen.findByText('Our payment partner did not answer in time. Nothing was saved; please try again in a moment.')).toBeTruthy();
+    expect((screen.getByLabelText(/^Bank account number/) as HTMLInputElement).value).toBe('000123456789');
   });
 });

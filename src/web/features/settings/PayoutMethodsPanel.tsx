@@ -29,9 +29,14 @@ const FAILURES = {
   prefer: PAYOUT_METHOD_MESSAGES.preferredFailed,
 } as const;
 
-/** A refusal the server explains (4xx) is shown as is; anything else gets the spec's toast. */
+/**
+ * A refusal the server explains is shown as is: a 4xx, live mode's 501 and the payout provider's
+ * 503 ("Our payment partner did not answer in time. Nothing was saved...", decision 168); anything
+ * else gets the spec's toast.
+ */
 function failureText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : fallback;
+  const explained = error instanceof ApiError && ((error.status >= 400 && error.status < 500) || error.status === 501 || error.status === 503);
+  return explained ? error.message : fallback;
 }
 
 /**
