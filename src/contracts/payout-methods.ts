@@ -26,9 +26,13 @@ export type PayoutMethodRequest = z.infer<typeof payoutMethodRequest>;
 /**
  * POST /api/payout-methods: the method and, from issue 22 on, where the money goes (an account
  * number, a PayPal e-mail or a $cashtag; checked by core/payout-details.ts, only a masked form kept).
+ * ACH takes its bank's routing number too (decision 171): required with an ACH `detail`, refused
+ * (400) with any other method. Without either, the method is saved with no destination, as for
+ * API clients of before issue 22.
  */
 export const addPayoutMethodRequest = payoutMethodRequest.extend({
-  detail: z.string().max(254).optional(),
+  detail: z.string().max(254).describe('Where the money goes: the bank account number (4 to 17 digits; only its last 4 are kept), the PayPal e-mail or the $cashtag').optional(),
+  routingNumber: z.string().max(32).describe("ACH only: the bank's 9-digit ABA routing number (spaces and dashes ignored); required with an ACH detail, refused with another method").optional(),
 });
 export type AddPayoutMethodRequest = z.infer<typeof addPayoutMethodRequest>;
 

@@ -60,4 +60,14 @@ describe('the logger keeps secrets out of every line', () => {
     expect(text()).toContain('failed');
     expect(text()).not.toContain('top-secret');
   });
+
+  it("a payout destination in full (`payTo`, decision 168) is censored whole, and an ACH account's numbers on their own too (decision 171)", () => {
+    const { logger, text } = capture();
+    logger.info({ registration: { method: 'ach', payTo: { method: 'ach', routingNumber: '021000021', accountNumber: '73059911462853' }, reference: 'destination:1' } }, 'registering');
+    logger.info({ accountNumber: '73059911462854', nested: { routingNumber: '011000015' } }, 'parts');
+    const [whole, parts] = text().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(whole).toMatchObject({ registration: { method: 'ach', payTo: '[redacted]', reference: 'destination:1' } });
+    expect(parts).toMatchObject({ accountNumber: '[redacted]', nested: { routingNumber: '[redacted]' } });
+    expect(text()).not.toMatch(/7305991146285|021000021|011000015/);
+  });
 });

@@ -14,8 +14,12 @@ import { scrubCardNumbers } from '../core/card-scrubber';
 // bindings of the child logger Fastify makes for each request, through its redaction (decision 156).
 export const LOG_REDACT_PATHS = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
-/** Fields whose value is a secret, wherever they sit in a logged object (`payTo`: a payout destination in full, decision 168). */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'confirmPassword', 'cardNumber', 'cvv', 'token', 'payTo']);
+/**
+ * Fields whose value is a secret, wherever they sit in a logged object (`payTo`: a payout
+ * destination in full, decision 168; and its parts on their own, the bank account and routing
+ * numbers, decision 171: a routing number is public, but no log needs it).
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(['password', 'currentPassword', 'newPassword', 'confirmPassword', 'cardNumber', 'cvv', 'token', 'payTo', 'accountNumber', 'routingNumber']);
 
 export const REDACTED = '[redacted]';
 

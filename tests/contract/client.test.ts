@@ -75,7 +75,7 @@ const list = must('list cards', await client.GET('/api/cards', { params: { query
 const card = list.cards.find((candidate) => candidate.id === completed.card.id);
 if (!card) throw new Error('the new card is not in the list');
 
-must('payout account', await client.POST('/api/payout-methods', { body: { method: 'ach', detail: '000123456789' } }));
+must('payout account', await client.POST('/api/payout-methods', { body: { method: 'ach', detail: '000123456789', routingNumber: '021000021' } }));
 const part = Math.floor(card.remainingAmountCents / 2);
 const cashout = must('cash out', await client.POST('/api/cashouts', {
   params: { header: { 'idempotency-key': randomUUID() } },

@@ -114,7 +114,7 @@ describe.runIf(run)(`the contract walk (${testEngine()})`, () => {
     const created = await createCard(user, '40');
     if (created.statusCode !== 201) throw new Error(`card: ${created.body}`);
     const cardId = (created.json() as { card: { id: string } }).card.id;
-    const added = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '000123456789' });
+    const added = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '000123456789', routingNumber: '021000021' });
     if (added.statusCode !== 201) throw new Error(`payout method: ${added.body}`);
     const draft = await startCombine(user, '60', '0');
     if ((await addSource(user, draft.id, { chargeCents: draft.funding.suggestedChargeCents.card })).statusCode !== 201) throw new Error('source');

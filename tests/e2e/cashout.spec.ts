@@ -102,8 +102,11 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH']);
   await expect(method).toHaveValue('');
   await method.selectOption('ach');
-  // First use of ACH: the account is asked for, and kept masked.
+  // First use of ACH: the bank's routing number and the account are asked for (decision 171); the
+  // account is kept masked.
+  await expect(page.getByLabel('Routing number')).toBeVisible();
   await expect(page.getByLabel('Bank account number')).toBeVisible();
+  await page.getByLabel('Routing number').fill('011000015');
   await page.getByLabel('Bank account number').fill('000123456789');
 
   // The amount is clamped to the balance as it is typed, and the form says so.
@@ -136,6 +139,7 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   await expect(page.getByLabel('Payout method')).toHaveValue('ach');
   await expect(page.getByLabel('Payout method').locator('option')).toHaveText(['Select a payout method', 'ACH (•••• 6789)']);
   await expect(page.getByLabel('Bank account number')).toHaveCount(0);
+  await expect(page.getByLabel('Routing number')).toHaveCount(0);
 
   // The rest.
   await expect(page.getByLabel('Amount')).toHaveValue('');
@@ -242,8 +246,14 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
   // Where the money goes is asked with the method (issue 22); only the last 4 digits are kept.
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(panel.getByText('Enter the 9-digit routing number of your bank.')).toBeVisible();
   await expect(panel.getByText('Enter the bank account number (4 to 17 digits).')).toBeVisible();
+  // With the bank's routing number (decision 171): a wrong check digit is caught here.
+  await panel.getByLabel('Routing number').fill('021000012');
   await panel.getByLabel('Bank account number').fill('000123456789');
+  await panel.getByRole('button', { name: 'Add Payout Method' }).click();
+  await expect(panel.getByText('That routing number is not valid: check its 9 digits.')).toBeVisible();
+  await panel.getByLabel('Routing number').fill('021000021');
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(toast(page, 'ACH added as a payout method')).toBeVisible();
   const list = panel.getByRole('list', { name: 'Your payout methods' });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PayTo } from '../../core/payout-details';
 import { liveModeNotImplemented } from '../lib/errors';
 import { DemoCallLog } from './demo-calls';
 
@@ -9,12 +10,14 @@ export type PayoutMethod = 'ach' | 'paypal' | 'cashapp';
 // twice is one payout, the same registration reference twice is one destination.
 export interface PayoutProvider {
   /**
-   * Registers where a payout method's money goes, from what the user typed in full (`payTo`: the
-   * bank account number, the PayPal e-mail, the $cashtag), and answers the provider's opaque
-   * reference to it, the only thing kept. Moves no money: called after the checks that allow
-   * saving the method and before the transaction that saves it, never inside one (DECISIONS §7).
+   * Registers where a payout method's money goes, from what the user typed in full (`payTo`: for
+   * ACH the bank's routing number and the account number (decision 171), the PayPal e-mail, the
+   * $cashtag; checked by core/payout-details.ts, its `method` the same as `method`), and answers
+   * the provider's opaque reference to it, the only thing kept. Moves no money: called after the
+   * checks that allow saving the method and before the transaction that saves it, never inside one
+   * (DECISIONS §7). `payTo` is never stored, logged or recorded (a censored log field).
    */
-  registerDestination(input: { method: PayoutMethod; payTo: string; reference: string }): Promise<{ destinationRef: string }>;
+  registerDestination(input: { method: PayoutMethod; payTo: PayTo; reference: string }): Promise<{ destinationRef: string }>;
   /**
    * Only ever called by the money-effects drain, after the commit that decided the payout
    * (DECISIONS §7). `destination`: the reference registered for the method, as the payout's
@@ -31,8 +34,9 @@ export const destinationRegistrationReference = () => `destination:${randomUUID(
 
 /**
  * Demo payouts make up ids, record every call and can be broken on purpose (demo-calls.ts). What
- * the user typed is not recorded: a registration's record holds its reference and the destination
- * made up for it; a payout's, the destination it was sent to.
+ * the user typed is not recorded (neither the account number nor the routing number): a
+ * registration's record holds its reference and the destination made up for it; a payout's, the
+ * destination it was sent to.
  */
 export function createDemoPayouts(log: DemoCallLog = new DemoCallLog()): DemoPayouts {
   return {

@@ -143,7 +143,7 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     /** Saves ACH with its details through the API (registered with the demo provider); its destination. */
     const saveAch = async (user: ApiUser, userId: string, account: string) => {
       await t.database.db.delete(payoutMethods).where(eq(payoutMethods.userId, userId));
-      const res = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: account });
+      const res = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: account, routingNumber: '021000021' });
       expect(res.statusCode, res.body).toBe(201);
       const [row] = await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId));
       expect(row!.destinationRef).toMatch(/^demo_dest_/);

@@ -1,6 +1,7 @@
 // Decision 168: where payouts go. Saving a payout method's details registers its destination with
 // the payout provider, before the transaction that saves it and after the checks that allow it
-// (DECISIONS §7); only the provider's reference is kept, never the account number. Every payout
+// (DECISIONS §7); only the provider's reference is kept, never the account number (nor, for ACH,
+// the bank's routing number, which goes with it: decision 171). Every payout
 // (a cash-out's, a BNPL rebate's) carries the destination decided with it, so a method removed or
 // changed before the drain sends it still pays where the user chose at the time.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addSource, completeWithQuote, registerUser, startCombine, type ApiUser } from '../../../../tests/helpers/api-client';
 import { guardAdapters, type AdapterGuard } from '../../../../tests/helpers/adapter-guard';
 import { queryRows, snapshotDatabase } from '../../../../tests/helpers/db-snapshot';
@@ -17,6 +18,7 @@ import { insertFundedCard } from '../../../../tests/helpers/fixtures';
 import { textColumns } from '../../../../tests/helpers/scan-secrets';
 import { createTestApp, testConfig, type TestApp } from '../../../../tests/helpers/test-app';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { ROUTING_NUMBER_MESSAGES } from '../../../core/payout-details';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import type { DemoCallLog } from '../../adapters/demo-calls';
@@ -33,6 +35,12 @@ const run = await requireEngine();
 /** A bank account number no other text in the database or the logs can contain by chance. */
 const ACCOUNT = '7305 9911 4628 53';
 const ACCOUNT_DIGITS = ACCOUNT.replace(/\D/g, '');
+/**
+ * Its bank's routing number (a real, published one: it passes the ABA checksum). Public, not a
+ * secret, but nothing needs it after the registration either: kept nowhere (decision 171).
+ */
+const ROUTING = '2560-7497-4';
+const ROUTING_DIGITS = ROUTING.replace(/\D/g, '');
 const DEMO_DESTINATION = /^demo_dest_[0-9a-f-]{36}$/;
 
 type Signed = ApiUser & { id: string };
@@ -123,13 +131,19 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
     await database.db.update(moneyEffects).set({ nextAttemptAt: new Date(Date.now() - 1_000) }).where(eq(moneyEffects.reference, reference));
     await app.effects.drain();
   };
-  const addMethod = (user: ApiUser, method: string, detail?: string) => user.request('POST', '/api/payout-methods', detail === undefined ? { method } : { method, detail });
+  /** Saves a method with its details (for ACH, with ROUTING: decision 171), or without any (before issue 22). */
+  const addMethod = (user: ApiUser, method: string, detail?: string) =>
+    user.request('POST', '/api/payout-methods', detail === undefined ? { method } : method === 'ach' ? { method, detail, routingNumber: ROUTING } : { method, detail });
 
-  it('saving the details registers the destination; the provider’s reference is kept, the account number nowhere (rows, outbox, logs, the demo record)', async () => {
+  it('saving the details registers the destination; the provider’s reference is kept, the account and routing numbers nowhere (rows, outbox, logs, the demo record)', async () => {
     const user = await signUp(app, database.db, { subscription: 'premium+' });
     const before = registrations().length;
+    // The provider is given both numbers in full, once (decision 171).
+    const register = vi.spyOn(app.adapters.payouts, 'registerDestination');
     const ach = await addMethod(user, 'ach', ACCOUNT);
     expect(ach.statusCode, ach.body).toBe(201);
+    expect(register.mock.calls).toEqual([[{ method: 'ach', payTo: { method: 'ach', routingNumber: ROUTING_DIGITS, accountNumber: ACCOUNT_DIGITS }, reference: expect.stringMatching(/^destination:/) }]]);
+    register.mockRestore();
     expect(ach.json().methods).toEqual([expect.objectContaining({ method: 'ach', detail: '•••• 2853' })]);
     const row = await methodRow(database.db, user.id, 'ach');
     expect(row!.destinationRef).toMatch(DEMO_DESTINATION);
@@ -147,7 +161,8 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
     expect(JSON.stringify((await user.request('GET', '/api/payout-methods')).json())).not.toContain('demo_dest_');
 
     // A cash-out and its payout through the drain, then: the account number is in no table, no
-    // log line (trace level), no record of the demo provider's calls, in memory or on disk.
+    // log line (trace level), no record of the demo provider's calls, in memory or on disk; nor
+    // is the routing number (public, but kept nowhere: decision 171).
     const cardId = await insertFundedCard(database.db, user.id, 5_000);
     const cashout = await user.request('POST', '/api/cashouts', { cardId, amountCents: 2_000, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
     expect(cashout.statusCode, cashout.body).toBe(201);
@@ -160,7 +175,37 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
     for (const [where, text] of Object.entries(places)) {
       expect(text.length, where).toBeGreaterThan(0);
       expect(text.replace(/[\s-]/g, ''), where).not.toContain(ACCOUNT_DIGITS);
+      expect(text.replace(/[\s-]/g, ''), where).not.toContain(ROUTING_DIGITS);
     }
+  });
+
+  it('ACH takes its bank’s routing number with the account (decision 171): each wrong or missing part is a 400 naming its field, and registers nothing', async () => {
+    const user = await signUp(app, database.db, { subscription: 'premium+' });
+    const before = registrations().length;
+    const refusals: Array<[Record<string, string>, string, string]> = [
+      [{ method: 'ach', detail: ACCOUNT }, ROUTING_NUMBER_MESSAGES.missing, '/routingNumber'],
+      [{ method: 'ach', detail: ACCOUNT, routingNumber: '25607497' }, ROUTING_NUMBER_MESSAGES.missing, '/routingNumber'],
+      [{ method: 'ach', detail: ACCOUNT, routingNumber: '256074975' }, ROUTING_NUMBER_MESSAGES.invalid, '/routingNumber'],
+      [{ method: 'ach', routingNumber: ROUTING }, 'Enter the bank account number (4 to 17 digits).', '/detail'],
+      // PayPal and Cash App take no routing number: said, not ignored.
+      [{ method: 'paypal', detail: 'ada@example.com', routingNumber: ROUTING }, ROUTING_NUMBER_MESSAGES.notAch, '/routingNumber'],
+      [{ method: 'cashapp', routingNumber: ROUTING }, ROUTING_NUMBER_MESSAGES.notAch, '/routingNumber'],
+    ];
+    for (const [body, message, path] of refusals) {
+      const res = await user.request('POST', '/api/payout-methods', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'validation_error', message, details: expect.arrayContaining([{ path, message }]) });
+    }
+    // Both wrong: both named, the routing number first (the form's order).
+    const both = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '12', routingNumber: '1' });
+    expect(both.json().error).toMatchObject({ message: ROUTING_NUMBER_MESSAGES.missing, details: [{ path: '/routingNumber', message: ROUTING_NUMBER_MESSAGES.missing }, { path: '/detail', message: 'Enter the bank account number (4 to 17 digits).' }] });
+    expect(registrations().length - before).toBe(0);
+    expect(await database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
+    // Right, with spaces or dashes: saved, and shown as the account's last 4 digits only.
+    const saved = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: ACCOUNT, routingNumber: '256 074 974' });
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(saved.json().methods).toEqual([expect.objectContaining({ method: 'ach', detail: '•••• 2853' })]);
+    expect(registrations().length - before).toBe(1);
   });
 
   it('refused details register nothing: checked first (form, plan, already saved), then registered', async () => {
@@ -302,7 +347,7 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
 
   it('the test guard catches a registration made inside a transaction', async () => {
     await database.db.transaction(async () => {
-      await expect(app.adapters.payouts.registerDestination({ method: 'ach', payTo: '0000', reference: 'inside' })).rejects.toThrow(/inside a database transaction/);
+      await expect(app.adapters.payouts.registerDestination({ method: 'ach', payTo: { method: 'ach', routingNumber: ROUTING_DIGITS, accountNumber: '0000' }, reference: 'inside' })).rejects.toThrow(/inside a database transaction/);
     });
     expect(guard.violations).toEqual(['payouts.registerDestination was called inside a database transaction (DECISIONS §7)']);
     guard.violations.length = 0; // expected here; any other fails afterEach
@@ -322,7 +367,7 @@ describe.skipIf(!run)(`payout destinations in live mode (${testEngine()})`, () =
     const user = await signUp(t.app, t.database.db, { subscription: 'premium' });
     const exclusions = { tables: ['rate_limit_counters'], columns: { sessions: ['last_seen_at'] } };
     const before = await snapshotDatabase(t.database.db, exclusions);
-    const res = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: ACCOUNT });
+    const res = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: ACCOUNT, routingNumber: ROUTING });
     expect(res.statusCode).toBe(501);
     expect(res.json().error).toMatchObject({ code: 'live_mode_not_implemented', message: 'Live mode not yet implemented' });
     expect(await snapshotDatabase(t.database.db, exclusions)).toEqual(before);

@@ -4,7 +4,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { payoutNotAllowedMessage } from '../../../core/cashout';
-import { payoutDetail } from '../../../core/payout-details';
+import { payoutDetail, type PayoutDetailInput, type PayTo } from '../../../core/payout-details';
 import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
 import type { PayoutMethod, PlanId } from '../../../core/plans';
 import {
@@ -90,7 +90,7 @@ function addRefusal(user: { subscription: string; closedAt: Date | null } | unde
  * transaction that saves it, never inside one (DECISIONS §7). Only the provider's reference is kept.
  * In live mode the provider answers the spec's "not implemented" (501), and nothing is saved.
  */
-async function registerDestination(app: FastifyInstance, userId: string, method: PayoutMethod, payTo: string): Promise<string> {
+async function registerDestination(app: FastifyInstance, userId: string, method: PayoutMethod, payTo: PayTo): Promise<string> {
   const [user] = await app.db
     .select({
       subscription: users.subscription,
@@ -108,16 +108,19 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
 }
 
 /**
- * Spec §4: added as active with last_used now; the first one becomes preferred. `detail` (where
- * the money goes) is checked, registered with the payout provider (decision 168) and kept masked;
- * it is optional for API clients of before issue 22 (no destination is registered then).
+ * Spec §4: added as active with last_used now; the first one becomes preferred. Where the money
+ * goes (`detail`, and for ACH the bank's `routingNumber`, decision 171) is checked, registered with
+ * the payout provider (decision 168) and kept masked; it is optional for API clients of before
+ * issue 22 (sending neither: no destination is registered then). A routing number without its
+ * account number, an ACH account without its routing number, or a routing number for another
+ * method is refused (400, naming the field) before anything else.
  */
-export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod, detailInput?: string): Promise<PayoutMethodChange> {
+export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod, input: PayoutDetailInput = {}): Promise<PayoutMethodChange> {
   let detail: string | null = null;
   let destinationRef: string | null = null;
-  if (detailInput !== undefined) {
-    const checked = payoutDetail(method, detailInput);
-    if (!checked.ok) throw badRequest(checked.message);
+  if (input.detail !== undefined || input.routingNumber !== undefined) {
+    const checked = payoutDetail(method, input);
+    if (!checked.ok) throw badRequest(checked.message, Object.entries(checked.errors).map(([field, message]) => ({ path: `/${field}`, message })));
     detail = checked.stored;
     destinationRef = await registerDestination(app, userId, method, checked.payTo);
   }

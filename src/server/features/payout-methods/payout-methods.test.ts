@@ -86,11 +86,12 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
 
   it('where the money goes is checked and kept masked: an account keeps its last 4 digits (issue 22)', async () => {
     const user = await signUp(t, { subscription: 'premium+' });
-    const bad = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '12' });
+    const bad = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '12', routingNumber: '021000021' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe('Enter the bank account number (4 to 17 digits).');
     expect(await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id))).toEqual([]);
-    const ach = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '0001 2345 6789' });
+    // ACH: the bank's routing number with the account (decision 171); only the account's last 4 are kept.
+    const ach = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '0001 2345 6789', routingNumber: '021000021' });
     expect(ach.statusCode).toBe(201);
     const cashapp = await user.request('POST', '/api/payout-methods', { method: 'cashapp', detail: 'alex_1' });
     expect(cashapp.json().methods.map((m: { method: string; detail: string | null }) => [m.method, m.detail])).toEqual([
@@ -99,6 +100,7 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
     ]);
     const stored = await t.database.db.execute(sql`select detail from payout_methods where user_id = ${user.id}`);
     expect(JSON.stringify(stored)).not.toContain('000123456789');
+    expect(JSON.stringify(stored)).not.toContain('021000021');
   });
 
   it('Premium+: add all three, set the preferred one, remove the preferred (moves), remove all (clears)', async () => {

@@ -41,7 +41,8 @@ export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      return reply.status(201).send(await addPayoutMethod(app, userId, request.body.method, request.body.detail));
+      const { method, detail, routingNumber } = request.body;
+      return reply.status(201).send(await addPayoutMethod(app, userId, method, { detail, routingNumber }));
     },
   );
 

@@ -54,11 +54,30 @@ describe('cash-out form', () => {
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
     expect(await screen.findByText('Please select a payout method')).toBeTruthy();
     await user.selectOptions(method, 'ach');
-    // First use of ACH: the account is asked for and checked.
-    const account = await screen.findByLabelText(/^Bank account number/);
+    // First use of ACH: the bank's routing number and the account are asked for, and checked,
+    // each field with its own message (decision 171).
+    const routing = await screen.findByLabelText(/^Routing number/);
+    const account = screen.getByLabelText(/^Bank account number/);
+    for (const field of [routing, account]) {
+      expect(field.getAttribute('inputmode')).toBe('numeric');
+      expect(field.getAttribute('autocomplete')).toBe('off');
+    }
+    await user.type(routing, '011000016');
     await user.type(account, '12');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
-    expect(await screen.findByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
+    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    expect(routing.getAttribute('aria-invalid')).toBe('true');
+    expect(routing.getAttribute('aria-describedby')).toBe('payout-routing-number-hint payout-routing-number-error');
+    expect(document.getElementById('payout-routing-number-error')?.textContent).toBe('That routing number is not valid: check its 9 digits.');
+    expect(account.getAttribute('aria-describedby')).toBe('payout-detail-ach-hint payout-detail-ach-error');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Fixing one field clears its message only.
+    await user.clear(routing);
+    await user.type(routing, '011000015');
+    expect(screen.queryByText('That routing number is not valid: check its 9 digits.')).toBeNull();
+    expect(routing.getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
     await user.clear(account);
     await user.type(account, '000123456789');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
@@ -70,9 +89,9 @@ describe('cash-out form', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
     expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
 
-    // The method was saved first, with the account; then one cash-out with its key.
+    // The method was saved first, with the account and its routing number; then one cash-out with its key.
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
-    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', detail: '000123456789' }]);
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', detail: '000123456789', routingNumber: '011000015' }]);
     expect(api.bodiesOf('POST', '/api/cashouts')).toEqual([{ cardId: card.id, amountCents: 12_345, payoutMethod: 'ach' }]);
   });
 
@@ -86,7 +105,8 @@ describe('cash-out form', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
     await user.type(screen.getByLabelText(/^Amount/), '100');
     await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
-    await user.type(await screen.findByLabelText(/^Bank account number/), '000123456789');
+    await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
+    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
 
     const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
@@ -116,7 +136,8 @@ describe('cash-out form', () => {
       await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
       await user.type(screen.getByLabelText(/^Amount/), '100');
       await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
-      await user.type(await screen.findByLabelText(/^Bank account number/), account);
+      await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
+      await user.type(screen.getByLabelText(/^Bank account number/), account);
       await user.click(screen.getByRole('button', { name: 'Cash Out' }));
       await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
     };
@@ -152,6 +173,26 @@ describe('cash-out form', () => {
     renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
     await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
     expect(screen.queryByLabelText(/^Bank account number/)).toBeNull();
+    expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
+  });
+
+  it('PayPal, used the first time, asks for its e-mail only: no routing number is asked or sent', async () => {
+    const api = fakeApi({
+      'GET /api/session': session(profileFixture({ subscription: 'premium' })),
+      'POST /api/payout-methods': { status: 201, body: {} },
+      'POST /api/cashouts': cashoutAnswer(10_000),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    await waitFor(() => expect(within(screen.getByLabelText(/^Payout method/)).getAllByRole('option').map((o) => o.textContent)).toContain('PayPal'));
+    await user.selectOptions(screen.getByLabelText(/^Payout method/), 'paypal');
+    await user.type(await screen.findByLabelText(/^PayPal e-mail/), 'ada@example.com');
+    expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
   });
 });
 

@@ -7,7 +7,8 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { Card } from '../../../contracts/cards';
 import { CASHOUT_FAILED_MESSAGE, CASHOUT_SUCCESS_MESSAGE, type CreateCashoutResponse } from '../../../contracts/cashouts';
 import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../../core/cashout';
-import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
+import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
+import type { PayoutDetailField, PayoutDetailFieldSpec, PayoutDetailInput } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, payoutMethodList, PLANS } from '../../../core/plans';
@@ -22,13 +23,15 @@ import { Notice } from '../../ui/Notice';
 import { SelectField } from '../../ui/SelectField';
 import { useToast } from '../../ui/toast';
 import { useSession } from '../../lib/session';
-import { useCreateCashout } from './api/cashouts';
+import { useCreateCashout, type NewPayoutMethod } from './api/cashouts';
 import './cashout.css';
 
 type FormValues = { cardId: string; amount: string; payoutMethod: string };
-// `detail`: what the user typed for a method used the first time (saved before the cash-out);
+// `newMethod`: what the user typed for a method used the first time (saved before the cash-out);
 // `payTo`: where the money goes, as the user recognises it, shown in the confirmation.
-type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; detail: string | null; payTo: string | null };
+type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; newMethod: NewPayoutMethod | null; payTo: string | null };
+
+type DetailErrors = Partial<Record<PayoutDetailField, string>>;
 
 export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
 
@@ -73,7 +76,9 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   // No method is chosen for the user unless they saved one (issue 22): money goes where they say.
   const defaultMethod = preferred && saved.includes(preferred) && choices.includes(preferred) ? preferred : '';
   const [detail, setDetail] = useState('');
-  const [detailError, setDetailError] = useState<string | null>(null);
+  // ACH only: the bank's routing number, asked with the account number (decision 171).
+  const [routingNumber, setRoutingNumber] = useState('');
+  const [detailErrors, setDetailErrors] = useState<DetailErrors>({});
 
   // A card emptied by the cash-out stays in the list until the success modal is closed (spec §4).
   const [success, setSuccess] = useState<CreateCashoutResponse | null>(null);
@@ -143,20 +148,21 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   const onSubmit = (values: FormValues) => {
     const amount = parseMoneyInput(values.amount);
     if (!amount.ok || !isPayoutMethod(values.payoutMethod)) return;
-    let newDetail: string | null = null;
+    let newMethod: NewPayoutMethod | null = null;
     let payTo = savedDetail(values.payoutMethod);
     if (needsDetail) {
-      const checked = payoutDetail(values.payoutMethod, detail);
+      const details: PayoutDetailInput = values.payoutMethod === 'ach' ? { routingNumber, detail } : { detail };
+      const checked = payoutDetail(values.payoutMethod, details);
       if (!checked.ok) {
-        setDetailError(checked.message);
+        setDetailErrors(checked.errors);
         return;
       }
-      newDetail = detail;
+      newMethod = { method: values.payoutMethod, detail, ...(values.payoutMethod === 'ach' ? { routingNumber } : {}) };
       payTo = checked.stored;
     }
-    setDetailError(null);
+    setDetailErrors({});
     const fee = cashoutFee({ amountCents: amount.cents, plan, promoActive });
-    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), detail: newDetail, payTo });
+    setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), newMethod, payTo });
   };
 
   // One confirmation at a time: a fast double click lands before `isPending` re-renders the
@@ -169,7 +175,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         amountCents: pending.amountCents,
         payoutMethod: pending.payoutMethod,
         idempotencyKey: pending.key,
-        newMethod: pending.detail === null ? undefined : { method: pending.payoutMethod, detail: pending.detail },
+        newMethod: pending.newMethod ?? undefined,
       });
       setPending(null);
       setSuccess(answer);
@@ -191,6 +197,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     const remaining = cards.filter((card) => card.remainingAmountCents > 0);
     const next = remaining.find((card) => card.id === cardId) ?? remaining[0] ?? null;
     setDetail('');
+    setRoutingNumber('');
     form.reset({
       cardId: next?.id ?? '',
       amount: '',
@@ -303,10 +310,32 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         />
 
         {needsDetail && isPayoutMethod(method) && (
-          <DetailField method={method} value={detail} error={detailError} onChange={(value) => {
-            setDetail(value);
-            setDetailError(null);
-          }} />
+          <>
+            {method === 'ach' && (
+              <DetailField
+                id="payout-routing-number"
+                field={ROUTING_NUMBER_FIELD}
+                hint={ROUTING_NUMBER_FIELD.hint}
+                value={routingNumber}
+                error={detailErrors.routingNumber}
+                onChange={(value) => {
+                  setRoutingNumber(value);
+                  setDetailErrors((errors) => ({ ...errors, routingNumber: undefined }));
+                }}
+              />
+            )}
+            <DetailField
+              id={`payout-detail-${method}`}
+              field={PAYOUT_DETAIL_FIELDS[method]}
+              hint={`First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`}
+              value={detail}
+              error={detailErrors.detail}
+              onChange={(value) => {
+                setDetail(value);
+                setDetailErrors((errors) => ({ ...errors, detail: undefined }));
+              }}
+            />
+          </>
         )}
 
         <section className="cashout-preview" aria-labelledby="cashout-preview-title" aria-live="polite">
@@ -416,10 +445,11 @@ function AmountField({ max }: { max: number | null }) {
   );
 }
 
-/** Where the money goes, asked the first time a payout method is used (issue 22). */
-function DetailField({ method, value, error, onChange }: { method: PayoutMethod; value: string; error: string | null; onChange: (value: string) => void }) {
-  const field = PAYOUT_DETAIL_FIELDS[method];
-  const id = `payout-detail-${method}`;
+/**
+ * One field of where the money goes, asked the first time a payout method is used (issue 22; for
+ * ACH, the routing number and the account number, decision 171), with its hint and its error tied to it.
+ */
+function DetailField({ id, field, hint, value, error, onChange }: { id: string; field: PayoutDetailFieldSpec; hint: string; value: string; error: string | undefined; onChange: (value: string) => void }) {
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <label className="field-label" htmlFor={id}>
@@ -441,7 +471,7 @@ function DetailField({ method, value, error, onChange }: { method: PayoutMethod;
         onChange={(event) => onChange(event.target.value)}
       />
       <p id={`${id}-hint`} className="field-hint">
-        First cash-out to {PAYOUT_METHOD_LABELS[method]}: {field.hint} It is saved as a payout method.
+        {hint}
       </p>
       {error && (
         <p id={`${id}-error`} className="field-error" role="alert">

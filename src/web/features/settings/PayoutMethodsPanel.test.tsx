@@ -66,9 +66,72 @@ describe('Settings → Payout Methods', () => {
     });
     const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture()} />, { path: '/settings' });
     await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
+    await user.type(screen.getByLabelText(/^Routing number/), '021000021');
     await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('Our payment partner did not answer in time. Nothing was saved; please try again in a moment.')).toBeTruthy();
+    expect((screen.getByLabelText(/^Routing number/) as HTMLInputElement).value).toBe('021000021');
     expect((screen.getByLabelText(/^Bank account number/) as HTMLInputElement).value).toBe('000123456789');
+  });
+
+  // Decision 171: a real ACH payout needs the bank's routing number as well as the account.
+  it('ACH asks for the routing number and the account number, each with its label, hint and message, and sends both', async () => {
+    const api = fakeApi({
+      'GET /api/payout-methods': { body: none },
+      'POST /api/payout-methods': { status: 201, body: { ...withAch, message: 'ACH added as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture()} />, { path: '/settings' });
+    expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
+    await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
+    const routing = screen.getByLabelText(/^Routing number/) as HTMLInputElement;
+    const account = screen.getByLabelText(/^Bank account number/) as HTMLInputElement;
+    // The routing number first, as on every US bank form.
+    expect(routing.compareDocumentPosition(account) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    for (const field of [routing, account]) {
+      expect(field.getAttribute('inputmode')).toBe('numeric');
+      expect(field.getAttribute('autocomplete')).toBe('off');
+      expect(field.getAttribute('aria-invalid')).toBeNull();
+    }
+    const hintOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent;
+    expect(hintOf(routing)).toContain('9-digit ABA routing number');
+    expect(hintOf(account)).toBe('We keep only the last 4 digits to show you where the money goes.');
+
+    // Nothing typed: both fields say what they need, tied to them.
+    await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
+    expect(await screen.findByText('Enter the 9-digit routing number of your bank.')).toBeTruthy();
+    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    const errorOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[1] ?? '')?.textContent;
+    expect(errorOf(routing)).toBe('Enter the 9-digit routing number of your bank.');
+    expect(errorOf(account)).toBe('Enter the bank account number (4 to 17 digits).');
+    expect(routing.getAttribute('aria-invalid')).toBe('true');
+    // A wrong check digit.
+    await user.type(routing, '021000012');
+    await user.type(account, '000123456789');
+    expect(account.getAttribute('aria-invalid')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
+    expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
+    expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
+
+    await user.clear(routing);
+    await user.type(routing, '021-000-021');
+    await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
+    expect(await screen.findByText('ACH added as a payout method')).toBeTruthy();
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', routingNumber: '021-000-021', detail: '000123456789' }]);
+  });
+
+  it('PayPal asks for its e-mail only, and sends no routing number', async () => {
+    const api = fakeApi({
+      'GET /api/payout-methods': { body: { ...none, allowedMethods: ['ach', 'paypal'] } },
+      'POST /api/payout-methods': { status: 201, body: { ...none, message: 'PayPal added as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ subscription: 'premium' })} />, { path: '/settings' });
+    await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
+    await user.type(screen.getByLabelText(/^Routing number/), '021000021');
+    await user.selectOptions(screen.getByLabelText(/^Payout method/), 'paypal');
+    expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
+    await user.type(screen.getByLabelText(/^PayPal e-mail/), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
+    expect(await screen.findByText('PayPal added as a payout method')).toBeTruthy();
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
   });
 });

@@ -5,7 +5,8 @@ import type { Profile } from '../../../contracts/me';
 import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
 import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
-import { PAYOUT_DETAIL_FIELDS, payoutDetail } from '../../../core/payout-details';
+import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
+import type { PayoutDetailField, PayoutDetailFieldSpec, PayoutDetailInput } from '../../../core/payout-details';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -49,9 +50,12 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const toast = useToast();
   const selectId = useId();
   const detailId = useId();
+  const routingId = useId();
   const [choice, setChoice] = useState('');
   const [detail, setDetail] = useState('');
-  const [detailError, setDetailError] = useState<string | null>(null);
+  // ACH only: the bank's routing number, asked before the account number (decision 171).
+  const [routingNumber, setRoutingNumber] = useState('');
+  const [detailErrors, setDetailErrors] = useState<Partial<Record<PayoutDetailField, string>>>({});
   const [busy, setBusy] = useState<string | null>(null);
   // The method whose removal waits for the user's confirmation (decision 169).
   const [removing, setRemoving] = useState<PayoutMethodsEntry | null>(null);
@@ -60,10 +64,10 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   // heading rather than to the page's body.
   const heading = useRef<HTMLHeadingElement>(null);
 
-  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod, detailInput?: string) => {
+  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod, details: PayoutDetailInput = {}) => {
     setBusy(`${action}:${method}`);
     change.mutate(
-      { action, method, detail: detailInput },
+      { action, method, ...details },
       {
         onSuccess: (answer) => {
           toast.success(answer.message);
@@ -74,6 +78,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           if (action === 'add') {
             setChoice('');
             setDetail('');
+            setRoutingNumber('');
           }
           if (action !== 'add') heading.current?.focus();
         },
@@ -97,14 +102,16 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
       toast.error(payoutMethodAlreadyAdded(choice));
       return;
     }
-    // Where the money goes, asked now so a cash-out never goes to an unnamed account (issue 22).
-    const checked = payoutDetail(choice, detail);
+    // Where the money goes, asked now so a cash-out never goes to an unnamed account (issue 22);
+    // for ACH, the bank's routing number with the account number (decision 171).
+    const details: PayoutDetailInput = choice === 'ach' ? { routingNumber, detail } : { detail };
+    const checked = payoutDetail(choice, details);
     if (!checked.ok) {
-      setDetailError(checked.message);
+      setDetailErrors(checked.errors);
       return;
     }
-    setDetailError(null);
-    run('add', choice, detail);
+    setDetailErrors({});
+    run('add', choice, details);
   };
 
   const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
@@ -182,7 +189,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                   required
                   onChange={(event) => {
                     setChoice(event.target.value);
-                    setDetailError(null);
+                    setDetailErrors({});
                   }}
                 >
                   <option value="">Select a payout method</option>
@@ -193,35 +200,29 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                   ))}
                 </select>
               </div>
+              {choice === 'ach' && (
+                <DetailInput
+                  id={routingId}
+                  field={ROUTING_NUMBER_FIELD}
+                  value={routingNumber}
+                  error={detailErrors.routingNumber}
+                  onChange={(value) => {
+                    setRoutingNumber(value);
+                    setDetailErrors((errors) => ({ ...errors, routingNumber: undefined }));
+                  }}
+                />
+              )}
               {detailField && (
-                <div className={detailError ? 'field field--invalid' : 'field'}>
-                  <label className="field-label" htmlFor={detailId}>
-                    {detailField.label}
-                    <span className="field-required" aria-hidden="true">
-                      {' '}
-                      *
-                    </span>
-                  </label>
-                  <input
-                    id={detailId}
-                    className="field-input"
-                    value={detail}
-                    required
-                    inputMode={detailField.inputMode}
-                    autoComplete={detailField.autoComplete}
-                    aria-invalid={detailError ? true : undefined}
-                    aria-describedby={`${detailId}-hint${detailError ? ` ${detailId}-error` : ''}`}
-                    onChange={(event) => setDetail(event.target.value)}
-                  />
-                  <p id={`${detailId}-hint`} className="field-hint">
-                    {detailField.hint}
-                  </p>
-                  {detailError && (
-                    <p id={`${detailId}-error`} className="field-error" role="alert">
-                      {detailError}
-                    </p>
-                  )}
-                </div>
+                <DetailInput
+                  id={detailId}
+                  field={detailField}
+                  value={detail}
+                  error={detailErrors.detail}
+                  onChange={(value) => {
+                    setDetail(value);
+                    setDetailErrors((errors) => ({ ...errors, detail: undefined }));
+                  }}
+                />
               )}
               <Button type="submit" loading={busy?.startsWith('add:') ?? false} disabled={busy !== null}>
                 Add Payout Method
@@ -247,6 +248,40 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
             </p>
           )}
         </>
+      )}
+    </div>
+  );
+}
+
+/** One field of where the money goes, with its hint and its error tied to it (issue 22, decision 171). */
+function DetailInput({ id, field, value, error, onChange }: { id: string; field: PayoutDetailFieldSpec; value: string; error: string | undefined; onChange: (value: string) => void }) {
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field-label" htmlFor={id}>
+        {field.label}
+        <span className="field-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </label>
+      <input
+        id={id}
+        className="field-input"
+        value={value}
+        required
+        inputMode={field.inputMode}
+        autoComplete={field.autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-hint`} className="field-hint">
+        {field.hint}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
       )}
     </div>
   );

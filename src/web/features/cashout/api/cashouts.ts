@@ -34,8 +34,8 @@ export function eligibleCards(cards: readonly Card[]): Card[] {
     .sort((a, b) => b.remainingAmountCents - a.remainingAmountCents);
 }
 
-/** A method used for the first time is saved first, with where the money goes (issue 22). */
-export type NewPayoutMethod = { method: CreateCashoutRequest['payoutMethod']; detail: string };
+/** A method used for the first time is saved first, with where the money goes (issue 22; for ACH, with its bank's routing number, decision 171). */
+export type NewPayoutMethod = { method: CreateCashoutRequest['payoutMethod']; detail: string; routingNumber?: string };
 
 /** The method was saved meanwhile with other details than the ones entered for this cash-out. */
 export const savedWithOtherDetailsMessage = (method: NewPayoutMethod['method'], saved: string | null) =>
@@ -47,8 +47,9 @@ async function saveNewMethod(method: NewPayoutMethod): Promise<void> {
   } catch (error) {
     if (!(error instanceof ApiError && error.code === 'already_added')) throw error;
     // Added meanwhile (another tab, or this save whose answer was lost). The payout goes to the
-    // destination saved with that method (decision 168): go ahead only when it is the one entered here.
-    const entered = payoutDetail(method.method, method.detail);
+    // destination saved with that method (decision 168): go ahead only when it is the one entered here,
+    // as far as what is kept can tell (the account's last 4 digits: the routing number is not kept, decision 171).
+    const entered = payoutDetail(method.method, { detail: method.detail, routingNumber: method.routingNumber });
     const saved = (await api<PayoutMethodsView>('/api/payout-methods')).methods.find((m) => m.method === method.method)?.detail ?? null;
     if (!entered.ok || saved !== entered.stored) throw new ApiError(409, 'already_added', savedWithOtherDetailsMessage(method.method, saved));
   }

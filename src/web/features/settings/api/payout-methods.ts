@@ -13,14 +13,15 @@ export function usePayoutMethods() {
   return useQuery({ queryKey: payoutMethodsQueryKey, queryFn: () => api<PayoutMethodsView>('/api/payout-methods') });
 }
 
-type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod; detail?: string };
+// `detail` and, for ACH, `routingNumber`: where the money goes, sent with a new method (decision 171).
+type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod; detail?: string; routingNumber?: string };
 
 export function useChangePayoutMethod() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, method, detail }: Change) =>
+    mutationFn: ({ action, method, detail, routingNumber }: Change) =>
       action === 'add'
-        ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: detail === undefined ? { method } : { method, detail } })
+        ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: { method, ...(routingNumber === undefined ? {} : { routingNumber }), ...(detail === undefined ? {} : { detail }) } })
         : action === 'remove'
           ? api<PayoutMethodChange>(`/api/payout-methods/${encodeURIComponent(method)}`, { method: 'DELETE' })
           : api<PayoutMethodChange>('/api/payout-methods/preferred', { method: 'PUT', body: { method } }),
