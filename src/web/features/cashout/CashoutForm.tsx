@@ -8,7 +8,7 @@ import type { Card } from '../../../contracts/cards';
 import { CASHOUT_FAILED_MESSAGE, CASHOUT_SUCCESS_MESSAGE, type CreateCashoutResponse } from '../../../contracts/cashouts';
 import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../../core/cashout';
 import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
-import type { PayoutDetailField, PayoutDetailFieldSpec, PayoutDetailInput } from '../../../core/payout-details';
+import type { PayoutDetailField, PayoutDetailInput } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, payoutMethodList, PLANS } from '../../../core/plans';
@@ -20,6 +20,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { FieldFrame, useFieldWiring } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
+import { PlainTextField } from '../../ui/PlainTextField';
 import { SelectField } from '../../ui/SelectField';
 import { useToast } from '../../ui/toast';
 import { useSession } from '../../lib/session';
@@ -312,9 +313,11 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         {needsDetail && isPayoutMethod(method) && (
           <>
             {method === 'ach' && (
-              <DetailField
+              <PlainTextField
                 id="payout-routing-number"
-                field={ROUTING_NUMBER_FIELD}
+                label={ROUTING_NUMBER_FIELD.label}
+                inputMode={ROUTING_NUMBER_FIELD.inputMode}
+                autoComplete={ROUTING_NUMBER_FIELD.autoComplete}
                 hint={ROUTING_NUMBER_FIELD.hint}
                 value={routingNumber}
                 error={detailErrors.routingNumber}
@@ -324,9 +327,11 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
                 }}
               />
             )}
-            <DetailField
+            <PlainTextField
               id={`payout-detail-${method}`}
-              field={PAYOUT_DETAIL_FIELDS[method]}
+              label={PAYOUT_DETAIL_FIELDS[method].label}
+              inputMode={PAYOUT_DETAIL_FIELDS[method].inputMode}
+              autoComplete={PAYOUT_DETAIL_FIELDS[method].autoComplete}
               hint={`First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`}
               value={detail}
               error={detailErrors.detail}
@@ -445,39 +450,3 @@ function AmountField({ max }: { max: number | null }) {
   );
 }
 
-/**
- * One field of where the money goes, asked the first time a payout method is used (issue 22; for
- * ACH, the routing number and the account number, decision 171), with its hint and its error tied to it.
- */
-function DetailField({ id, field, hint, value, error, onChange }: { id: string; field: PayoutDetailFieldSpec; hint: string; value: string; error: string | undefined; onChange: (value: string) => void }) {
-  return (
-    <div className={error ? 'field field--invalid' : 'field'}>
-      <label className="field-label" htmlFor={id}>
-        {field.label}
-        <span className="field-required" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      </label>
-      <input
-        id={id}
-        className="field-input"
-        value={value}
-        required
-        inputMode={field.inputMode}
-        autoComplete={field.autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <p id={`${id}-hint`} className="field-hint">
-        {hint}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}

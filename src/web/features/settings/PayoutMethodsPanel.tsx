@@ -6,12 +6,13 @@ import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contr
 import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
 import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
-import type { PayoutDetailField, PayoutDetailFieldSpec, PayoutDetailInput } from '../../../core/payout-details';
+import type { PayoutDetailField, PayoutDetailInput } from '../../../core/payout-details';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
+import { PlainTextField } from '../../ui/PlainTextField';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { ErrorState } from '../../ui/ErrorState';
 import { Notice } from '../../ui/Notice';
@@ -201,9 +202,12 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                 </select>
               </div>
               {choice === 'ach' && (
-                <DetailInput
+                <PlainTextField
                   id={routingId}
-                  field={ROUTING_NUMBER_FIELD}
+                  label={ROUTING_NUMBER_FIELD.label}
+                  inputMode={ROUTING_NUMBER_FIELD.inputMode}
+                  autoComplete={ROUTING_NUMBER_FIELD.autoComplete}
+                  hint={ROUTING_NUMBER_FIELD.hint}
                   value={routingNumber}
                   error={detailErrors.routingNumber}
                   onChange={(value) => {
@@ -213,9 +217,12 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                 />
               )}
               {detailField && (
-                <DetailInput
+                <PlainTextField
                   id={detailId}
-                  field={detailField}
+                  label={detailField.label}
+                  inputMode={detailField.inputMode}
+                  autoComplete={detailField.autoComplete}
+                  hint={detailField.hint}
                   value={detail}
                   error={detailErrors.detail}
                   onChange={(value) => {
@@ -248,40 +255,6 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
             </p>
           )}
         </>
-      )}
-    </div>
-  );
-}
-
-/** One field of where the money goes, with its hint and its error tied to it (issue 22, decision 171). */
-function DetailInput({ id, field, value, error, onChange }: { id: string; field: PayoutDetailFieldSpec; value: string; error: string | undefined; onChange: (value: string) => void }) {
-  return (
-    <div className={error ? 'field field--invalid' : 'field'}>
-      <label className="field-label" htmlFor={id}>
-        {field.label}
-        <span className="field-required" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      </label>
-      <input
-        id={id}
-        className="field-input"
-        value={value}
-        required
-        inputMode={field.inputMode}
-        autoComplete={field.autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <p id={`${id}-hint`} className="field-hint">
-        {field.hint}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
       )}
     </div>
   );
