@@ -36,7 +36,9 @@ type DetailErrors = Partial<Record<PayoutDetailField, string>>;
 
 export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
 
-const cardLabel = (card: Card) => `•••• ${card.last4} (${card.network === 'visa' ? 'Visa' : 'Mastercard'}) - ${formatUsd(card.remainingAmountCents)} remaining${card.status === 'expired' ? ', expired' : ''}`;
+// What tells the cards apart first: a phone's select (375 px) shows about 26 characters.
+const cardLabel = (card: Card) =>
+  `•••• ${card.last4}: ${formatUsd(card.remainingAmountCents)} left${card.status === 'expired' ? ', expired' : ''} (${card.network === 'visa' ? 'Visa' : 'Mastercard'})`;
 
 /** Which field a message of `validateCashout` belongs to. */
 function fieldOf(message: string): keyof FormValues {
@@ -393,9 +395,15 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         {pending && (
           <>
             <p>
-              Cash out {formatUsd(pending.amountCents)} from card •••• {shownCards.find((c) => c.id === pending.cardId)?.last4} to{' '}
+              Cash out {formatUsd(pending.amountCents)} from card <span className="text-nowrap">•••• {shownCards.find((c) => c.id === pending.cardId)?.last4}</span> to{' '}
               {PAYOUT_METHOD_LABELS[pending.payoutMethod]}
-              {pending.payTo ? ` (${pending.payTo})` : ''}? The fee is {formatUsd(pending.feeCents)}; you receive {formatUsd(pending.netCents)}.
+              {pending.payTo ? (
+                <>
+                  {' ('}
+                  <span className="text-nowrap">{pending.payTo}</span>)
+                </>
+              ) : null}
+              ? The fee is {formatUsd(pending.feeCents)}; you receive {formatUsd(pending.netCents)}.
             </p>
             <p>{PROCESSING_NOTE}</p>
           </>
