@@ -352,6 +352,7 @@ describe.skipIf(!run)(`card states at the processor (decision 170, ${testEngine(
   });
 });
 
+// PostgreSQL only: two app instances need a database server they share; PGlite belongs to one process.
 describe.skipIf(!run || testEngine() !== 'postgres')('card states on two instances at once (decision 170, postgres)', () => {
   it('every due card is told once, by one of the instances, however many runs race', async () => {
     const instances = await twoInstancesOnOnePostgres();
