@@ -7,8 +7,6 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { Card } from '../../../contracts/cards';
 import { CASHOUT_FAILED_MESSAGE, CASHOUT_SUCCESS_MESSAGE, type CreateCashoutResponse } from '../../../contracts/cashouts';
 import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from '../../../core/cashout';
-import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
-import type { PayoutDetailField, PayoutDetailInput } from '../../../core/payout-details';
 import { cashoutFee } from '../../../core/fees';
 import { centsToInputString, formatPpmAsPercent, formatUsd, parseMoneyInput } from '../../../core/money';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, payoutMethodList, PLANS } from '../../../core/plans';
@@ -20,7 +18,8 @@ import { EmptyState } from '../../ui/EmptyState';
 import { FieldFrame, useFieldWiring } from '../../ui/Field';
 import { Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
-import { PlainTextField } from '../../ui/PlainTextField';
+import { PayoutDetailFields, usePayoutDetails } from '../../lib/payout-details-form';
+import { PAYOUT_DETAIL_FIELDS } from '../../../core/payout-details';
 import { SelectField } from '../../ui/SelectField';
 import { useToast } from '../../ui/toast';
 import { useSession } from '../../lib/session';
@@ -32,7 +31,6 @@ type FormValues = { cardId: string; amount: string; payoutMethod: string };
 // `payTo`: where the money goes, as the user recognises it, shown in the confirmation.
 type Pending = { cardId: string; amountCents: number; payoutMethod: PayoutMethod; feeCents: number; netCents: number; key: string; newMethod: NewPayoutMethod | null; payTo: string | null };
 
-type DetailErrors = Partial<Record<PayoutDetailField, string>>;
 
 export const PROCESSING_NOTE = 'Processing takes 1-3 business days.';
 
@@ -78,10 +76,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   const preferred = profile?.preferredPayout ?? null;
   // No method is chosen for the user unless they saved one (issue 22): money goes where they say.
   const defaultMethod = preferred && saved.includes(preferred) && choices.includes(preferred) ? preferred : '';
-  const [detail, setDetail] = useState('');
-  // ACH only: the bank's routing number, asked with the account number (decision 171).
-  const [routingNumber, setRoutingNumber] = useState('');
-  const [detailErrors, setDetailErrors] = useState<DetailErrors>({});
+  const details = usePayoutDetails();
 
   // A card emptied by the cash-out stays in the list until the success modal is closed (spec §4).
   const [success, setSuccess] = useState<CreateCashoutResponse | null>(null);
@@ -154,16 +149,13 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     let newMethod: NewPayoutMethod | null = null;
     let payTo = savedDetail(values.payoutMethod);
     if (needsDetail) {
-      const details: PayoutDetailInput = values.payoutMethod === 'ach' ? { routingNumber, detail } : { detail };
-      const checked = payoutDetail(values.payoutMethod, details);
-      if (!checked.ok) {
-        setDetailErrors(checked.errors);
-        return;
-      }
-      newMethod = { method: values.payoutMethod, detail, ...(values.payoutMethod === 'ach' ? { routingNumber } : {}) };
+      const checked = details.check(values.payoutMethod);
+      if (!checked) return;
+      newMethod = { method: values.payoutMethod, detail: checked.input.detail ?? '', ...(values.payoutMethod === 'ach' ? { routingNumber: checked.input.routingNumber } : {}) };
       payTo = checked.stored;
+    } else {
+      details.clearErrors();
     }
-    setDetailErrors({});
     const fee = cashoutFee({ amountCents: amount.cents, plan, promoActive });
     setPending({ cardId: values.cardId, amountCents: amount.cents, payoutMethod: values.payoutMethod, feeCents: fee.feeCents, netCents: fee.netCents, key: newIdempotencyKey(), newMethod, payTo });
   };
@@ -199,8 +191,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     // Spec §4: cards with nothing left drop out and the first remaining card is selected.
     const remaining = cards.filter((card) => card.remainingAmountCents > 0);
     const next = remaining.find((card) => card.id === cardId) ?? remaining[0] ?? null;
-    setDetail('');
-    setRoutingNumber('');
+    details.reset();
     form.reset({
       cardId: next?.id ?? '',
       amount: '',
@@ -313,36 +304,12 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         />
 
         {needsDetail && isPayoutMethod(method) && (
-          <>
-            {method === 'ach' && (
-              <PlainTextField
-                id="payout-routing-number"
-                label={ROUTING_NUMBER_FIELD.label}
-                inputMode={ROUTING_NUMBER_FIELD.inputMode}
-                autoComplete={ROUTING_NUMBER_FIELD.autoComplete}
-                hint={ROUTING_NUMBER_FIELD.hint}
-                value={routingNumber}
-                error={detailErrors.routingNumber}
-                onChange={(value) => {
-                  setRoutingNumber(value);
-                  setDetailErrors((errors) => ({ ...errors, routingNumber: undefined }));
-                }}
-              />
-            )}
-            <PlainTextField
-              id={`payout-detail-${method}`}
-              label={PAYOUT_DETAIL_FIELDS[method].label}
-              inputMode={PAYOUT_DETAIL_FIELDS[method].inputMode}
-              autoComplete={PAYOUT_DETAIL_FIELDS[method].autoComplete}
-              hint={`First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`}
-              value={detail}
-              error={detailErrors.detail}
-              onChange={(value) => {
-                setDetail(value);
-                setDetailErrors((errors) => ({ ...errors, detail: undefined }));
-              }}
-            />
-          </>
+          <PayoutDetailFields
+            method={method}
+            details={details}
+            ids={{ routingNumber: 'payout-routing-number', detail: `payout-detail-${method}` }}
+            detailHint={`First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`}
+          />
         )}
 
         <section className="cashout-preview" aria-labelledby="cashout-preview-title" aria-live="polite">

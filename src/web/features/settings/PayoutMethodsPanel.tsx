@@ -5,19 +5,18 @@ import type { Profile } from '../../../contracts/me';
 import { PAYOUT_METHOD_MESSAGES, payoutMethodAlreadyAdded } from '../../../contracts/payout-methods';
 import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { formatUsd } from '../../../core/money';
-import { PAYOUT_DETAIL_FIELDS, payoutDetail, ROUTING_NUMBER_FIELD } from '../../../core/payout-details';
-import type { PayoutDetailField, PayoutDetailInput } from '../../../core/payout-details';
+import type { PayoutDetailInput } from '../../../core/payout-details';
 import { isPayoutMethod, PAYOUT_METHOD_LABELS, PAYOUT_METHODS, payoutMethodList, PLANS } from '../../../core/plans';
 import type { PayoutMethod } from '../../../core/plans';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
-import { PlainTextField } from '../../ui/PlainTextField';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { ErrorState } from '../../ui/ErrorState';
 import { Notice } from '../../ui/Notice';
 import { Spinner } from '../../ui/Spinner';
 import { useToast } from '../../ui/toast';
+import { PayoutDetailFields, usePayoutDetails } from '../../lib/payout-details-form';
 import { useChangePayoutMethod, usePayoutMethods } from './api/payout-methods';
 import './payout-subscription.css';
 
@@ -53,10 +52,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const detailId = useId();
   const routingId = useId();
   const [choice, setChoice] = useState('');
-  const [detail, setDetail] = useState('');
-  // ACH only: the bank's routing number, asked before the account number (decision 171).
-  const [routingNumber, setRoutingNumber] = useState('');
-  const [detailErrors, setDetailErrors] = useState<Partial<Record<PayoutDetailField, string>>>({});
+  const entered = usePayoutDetails();
   const [busy, setBusy] = useState<string | null>(null);
   // The method whose removal waits for the user's confirmation (decision 169).
   const [removing, setRemoving] = useState<PayoutMethodsEntry | null>(null);
@@ -78,8 +74,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           }
           if (action === 'add') {
             setChoice('');
-            setDetail('');
-            setRoutingNumber('');
+            entered.reset();
           }
           if (action !== 'add') heading.current?.focus();
         },
@@ -105,20 +100,13 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
     }
     // Where the money goes, asked now so a cash-out never goes to an unnamed account (issue 22);
     // for ACH, the bank's routing number with the account number (decision 171).
-    const details: PayoutDetailInput = choice === 'ach' ? { routingNumber, detail } : { detail };
-    const checked = payoutDetail(choice, details);
-    if (!checked.ok) {
-      setDetailErrors(checked.errors);
-      return;
-    }
-    setDetailErrors({});
-    run('add', choice, details);
+    const checked = entered.check(choice);
+    if (checked) run('add', choice, checked.input);
   };
 
   const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
   // The picker offers only what can still be added (issue 22).
   const addable = plan.payoutMethods.filter((m) => !methods.data?.methods.some((saved) => saved.method === m));
-  const detailField = isPayoutMethod(choice) ? PAYOUT_DETAIL_FIELDS[choice] : null;
 
   return (
     <div className="settings-panel">
@@ -190,7 +178,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                   required
                   onChange={(event) => {
                     setChoice(event.target.value);
-                    setDetailErrors({});
+                    entered.clearErrors();
                   }}
                 >
                   <option value="">Select a payout method</option>
@@ -201,36 +189,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                   ))}
                 </select>
               </div>
-              {choice === 'ach' && (
-                <PlainTextField
-                  id={routingId}
-                  label={ROUTING_NUMBER_FIELD.label}
-                  inputMode={ROUTING_NUMBER_FIELD.inputMode}
-                  autoComplete={ROUTING_NUMBER_FIELD.autoComplete}
-                  hint={ROUTING_NUMBER_FIELD.hint}
-                  value={routingNumber}
-                  error={detailErrors.routingNumber}
-                  onChange={(value) => {
-                    setRoutingNumber(value);
-                    setDetailErrors((errors) => ({ ...errors, routingNumber: undefined }));
-                  }}
-                />
-              )}
-              {detailField && (
-                <PlainTextField
-                  id={detailId}
-                  label={detailField.label}
-                  inputMode={detailField.inputMode}
-                  autoComplete={detailField.autoComplete}
-                  hint={detailField.hint}
-                  value={detail}
-                  error={detailErrors.detail}
-                  onChange={(value) => {
-                    setDetail(value);
-                    setDetailErrors((errors) => ({ ...errors, detail: undefined }));
-                  }}
-                />
-              )}
+              {isPayoutMethod(choice) && <PayoutDetailFields method={choice} details={entered} ids={{ routingNumber: routingId, detail: detailId }} />}
               <Button type="submit" loading={busy?.startsWith('add:') ?? false} disabled={busy !== null}>
                 Add Payout Method
               </Button>
