@@ -32,6 +32,13 @@ export const MONEY_RATE_LIMITS = {
    * again only after removing one.
    */
   payoutDestination: { points: 10, durationSeconds: 10 * 60 },
+  /**
+   * POST /api/cards/:id/unfreeze: every change of a card's state is told to the card processor
+   * (decision 170), a call whose quota every user shares, and audited. Freezing is never limited
+   * (it protects the card); unfreezes are, which bounds the toggles, and so the processor's calls,
+   * one user can cause (decision 173). A person unfreezes a card a few times a day at most.
+   */
+  cardUnfreeze: { points: 10, durationSeconds: 10 * 60 },
 } as const satisfies Record<string, LimitRule>;
 
 /**

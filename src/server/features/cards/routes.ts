@@ -59,9 +59,20 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const [action, frozen] of [['freeze', true], ['unfreeze', false]] as const) {
     app.post(
       `/cards/:id/${action}`,
-      { schema: { tags, summary: frozen ? 'Freeze a card (instant, audited)' : 'Unfreeze a card (instant, audited)', params: cardParams, response: { 200: card, 409: errorResponse, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: frozen
+            ? 'Freeze a card (instant, audited; never rate-limited)'
+            : 'Unfreeze a card (instant, audited; 10 in 10 minutes per user, then 429: each change is told to the card processor, decision 173)',
+          params: cardParams,
+          response: { 200: card, 409: errorResponse, ...(frozen ? {} : { 429: errorResponse }), ...errors },
+        },
+      },
       async (request) => {
         const { userId } = requireUser(request);
+        // A freeze protects the card and is always taken; unfreezes bound the toggles (decision 173).
+        if (!frozen) await limitMoney(app.db, 'cardUnfreeze', userId);
         const updated = await setCardFrozen(app, { userId, cardId: request.params.id, frozen, ip: request.ip });
         // The processor is told after the commit (decision 170): a freeze must reach it at once.
         app.cardStates.kick();
