@@ -70,6 +70,36 @@ describe.skipIf(!run)(`attacker: the demo mailbox answers only the machine itsel
     expect(res.body).not.toContain(victim);
   });
 
+  it('DNS rebinding (decision 175): a loopback request to a name that is not this machine is refused, whatever the port', async () => {
+    // An attacker's page at attacker.example, whose DNS answer was switched to 127.0.0.1: the
+    // browser connects from this machine, sends no forwarding header, and reads the answer as the
+    // page's own. The Host header still names the attacker's site.
+    for (const host of ['attacker.example', 'attacker.example:3000', 'ATTACKER.example:80', '127.0.0.1.nip.io:3000', 'localhost.attacker.example', '0x7f000001', 'localhost:3000@attacker.example']) {
+      for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+        const res = await mailbox(t, address, { host });
+        expect(res.statusCode, `${host} from ${address}`).toBe(404);
+        expect(res.body).not.toContain(victim);
+        expect(res.body).not.toMatch(/token=/);
+      }
+    }
+  });
+
+  it('the names of this machine still read it: localhost (and its subdomains), loopback addresses, and the host of APP_URL', async () => {
+    for (const host of ['localhost', 'localhost:3000', 'LOCALHOST:5173', 'localhost.', 'app.localhost:3000', '127.0.0.1:3000', '127.1.2.3', '[::1]:3000', '[::1]']) {
+      const res = await mailbox(t, '127.0.0.1', { host });
+      expect(res.statusCode, host).toBe(200);
+      expect((res.json() as Mailbox).messages.some((message) => message.to === victim), host).toBe(true);
+    }
+    // A newcomer who mapped their own name to this machine and set APP_URL to it.
+    const named = await createTestApp({ env: { APP_URL: 'http://payweave.test:3000' }, database: t.database });
+    try {
+      expect((await mailbox(named, '127.0.0.1', { host: 'payweave.test:3000' })).statusCode).toBe(200);
+      expect((await mailbox(named, '127.0.0.1', { host: 'other.test:3000' })).statusCode).toBe(404);
+    } finally {
+      await named.close();
+    }
+  });
+
   it('the newcomer on localhost still reads the reset link (127.0.0.0/8, ::1 and IPv4-mapped loopback)', async () => {
     for (const address of ['127.0.0.1', '127.5.6.7', '::1', '::ffff:127.0.0.1']) {
       const res = await mailbox(t, address);
