@@ -12,7 +12,7 @@ import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { NOTIFY_BATCH_MS } from '../src/server/db/change-bus';
 import { openDatabase } from '../src/server/db/client';
-import { completeDraft, prepareDraft, register, upgradeToPremiumPlus, BENCH_PASSWORD, COMPLETE_CHOICES, call } from './lib/api';
+import { completeDraft, prepareDraft, register, saveAchPayoutMethod, upgradeToPremiumPlus, BENCH_PASSWORD, COMPLETE_CHOICES, call } from './lib/api';
 import { createDatabase, dropCreatedDatabases, isPostgresReachable, queryDatabase } from './lib/postgres';
 import { freeBenchPort } from './lib/processes';
 
@@ -49,6 +49,7 @@ async function main() {
     await queryDatabase(url, 'update system_promos set first_100_promo_claimed = limit_count');
     const user = await register(base, `rt-${process.pid}@example.com`);
     await upgradeToPremiumPlus(base, user);
+    await saveAchPayoutMethod(base, user);
     const cardId = await completeDraft(base, await prepareDraft(base, user, 1000));
     const draft = await prepareDraft(base, user, 100);
 

@@ -69,6 +69,18 @@ export async function upgradeToPremiumPlus(baseUrl: string, user: User): Promise
   expectStatus(answer, 200, `upgrade ${user.email}`);
 }
 
+/**
+ * ACH saved with its details (a made-up account at a real routing number), registered with the
+ * demo payout provider: a cash-out is paid only to a method with a destination (decision 172).
+ */
+export async function saveAchPayoutMethod(baseUrl: string, user: User): Promise<void> {
+  const answer = await call(baseUrl, 'POST', '/api/payout-methods', {
+    headers: userHeaders(user),
+    body: { method: 'ach', detail: '000123456789', routingNumber: '021000021' },
+  });
+  expectStatus(answer, 201, `payout method ${user.email}`);
+}
+
 type CombineBody = { id: string; funding: { suggestedChargeCents: { card: number } } };
 
 /** A draft of `baseDollars` funded by two card sources and reviewed (quoted): ready to complete. */

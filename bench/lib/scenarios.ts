@@ -2,7 +2,7 @@
 // prepared through the API first; the measured runs replay prepared requests at full speed.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
-import { BENCH_PASSWORD, completeBody, completeDraft, mapLimit, prepareDraft, register, upgradeToPremiumPlus, type Draft, type User } from './api';
+import { BENCH_PASSWORD, completeBody, completeDraft, mapLimit, prepareDraft, register, saveAchPayoutMethod, upgradeToPremiumPlus, type Draft, type User } from './api';
 import { runLoad, type Figures } from './load';
 import type { BenchOptions } from './options';
 
@@ -43,9 +43,10 @@ export async function prepare(baseUrl: string, options: BenchOptions, wanted: Re
   }
 
   if (wanted.has('cash-out')) {
-    // One $1,000 card per user; each cash-out takes $1.00 of it.
+    // One $1,000 card per user, and ACH saved with its details; each cash-out takes $1.00 of it.
     prepared.cashoutCards = await mapLimit(Array.from({ length: options.cashoutUsers }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
       const user = await register(baseUrl, `bench-cashout-${run}-${i}@example.com`);
+      await saveAchPayoutMethod(baseUrl, user);
       const cardId = await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000));
       return { user, cardId };
     });

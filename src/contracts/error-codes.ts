@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'limit_reached', // 403: the plan's monthly limit
   'payout_method_not_allowed', // 403: not on this plan
   'payout_method_not_saved', // 403
+  'payout_method_needs_details', // 409: no destination registered with the payout provider for it (decision 172): enter its details, then retry
   'declined', // 402: the processor declined
   'insufficient_funds', // 402: a source cannot cover its share
   'conflict', // 409: the same Idempotency-Key is still being processed

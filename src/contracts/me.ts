@@ -10,6 +10,8 @@ export const payoutMethodEntry = z.object({
   lastUsed: z.string().nullable(),
   /** Where the money goes, as the user recognises it: "•••• 6789", an e-mail, a $cashtag; null when saved without details. */
   detail: z.string().nullable(),
+  /** No destination registered with the payout provider: its details are asked again before anything is paid to it (decision 172). */
+  needsDetails: z.boolean(),
 });
 
 // Spec §3 user profile, camelCased, money in cents, dates as ISO strings.

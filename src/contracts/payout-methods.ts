@@ -10,12 +10,15 @@ export const PAYOUT_METHOD_MESSAGES = {
   addFailed: 'Failed to add payout method',
   removeFailed: 'Failed to remove payout method',
   preferredFailed: 'Failed to update preferred payout method',
+  detailsFailed: 'Failed to save the payout method details',
 } as const;
 
 export const payoutMethodAdded = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} added as a payout method`;
 export const payoutMethodRemoved = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} removed as a payout method`;
 export const payoutMethodPreferred = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} set as preferred payout method`;
 export const payoutMethodAlreadyAdded = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} is already added as a payout method`;
+/** Decision 172: the details of a method saved without them, entered. */
+export const payoutMethodDetailsSaved = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} details saved`;
 export const payoutMethodNotSaved = (method: PayoutMethod) => `${PAYOUT_METHOD_LABELS[method]} is not one of your payout methods.`;
 
 export const payoutMethodRequest = z.object({
@@ -28,7 +31,8 @@ export type PayoutMethodRequest = z.infer<typeof payoutMethodRequest>;
  * number, a PayPal e-mail or a $cashtag; checked by core/payout-details.ts, only a masked form kept).
  * ACH takes its bank's routing number too (decision 171): required with an ACH `detail`, refused
  * (400) with any other method. Without either, the method is saved with no destination, as for
- * API clients of before issue 22.
+ * API clients of before issue 22, and nothing can be paid to it until they are sent (decision 172:
+ * sending them for a method saved without them enters them, 200).
  */
 export const addPayoutMethodRequest = payoutMethodRequest.extend({
   detail: z.string().max(254).describe('Where the money goes: the bank account number (4 to 17 digits; only its last 4 are kept), the PayPal e-mail or the $cashtag').optional(),
@@ -51,6 +55,11 @@ export const savedPayoutMethod = z.object({
   allowedByPlan: z.boolean(),
   /** "•••• 6789", an e-mail or a $cashtag; null for a method added before details were asked. */
   detail: z.string().nullable(),
+  needsDetails: z
+    .boolean()
+    .describe(
+      'True when no destination is registered with the payout provider for it (saved before decision 168, or without details): nothing is paid to it, cash-out or rebate, until its details are sent again with POST /api/payout-methods (decision 172)',
+    ),
 });
 export type SavedPayoutMethod = z.infer<typeof savedPayoutMethod>;
 

@@ -28,6 +28,7 @@ export type RefusalCode =
   | 'limit_reached'
   | 'payout_method_not_allowed'
   | 'payout_method_not_saved'
+  | 'payout_method_needs_details'
   | 'quote_changed'
   | 'underfunded'
   | 'already_completed'

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { journalSumCents } from './money-plan';
-import { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, planCashout, type CashoutFacts } from './plan-cashout';
+import { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, planCashout, type CashoutFacts, type SavedDestinations } from './plan-cashout';
 import type { PayoutMethod, PlanId } from './plans';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -11,7 +11,7 @@ const facts = (over: Partial<CashoutFacts> = {}, request: Partial<CashoutFacts['
   request: { cardId: 'card-1', amountCents: 12_345, payoutMethod: 'ach', ...request },
   plan: 'free',
   promoEnd: null,
-  savedMethods: [],
+  savedMethods: { ach: 'dest_ach', paypal: 'dest_paypal', cashapp: 'dest_cashapp' },
   card,
   now: NOW,
   ...over,
@@ -27,7 +27,7 @@ describe('planCashout: the DECISIONS §2 worked example', () => {
       { account: { system: 'payouts' }, amountCents: 12_222 },
       { account: { system: 'cashoutFeeRevenue' }, amountCents: 123 },
     ]);
-    expect(plan.effects).toEqual([{ kind: 'payout', method: 'ach', amountCents: 12_222 }]);
+    expect(plan.effects).toEqual([{ kind: 'payout', method: 'ach', amountCents: 12_222, destination: 'dest_ach' }]);
     expect(plan.debit).toMatchObject({ cardId: 'card-1', amountCents: 12_345, statusAtZero: 'cashed_out', allowedStatuses: ['active', 'expired'], validAt: null });
   });
   it('Premium with promo: fee $0.31; Premium+ with promo: fee $0.15', () => {
@@ -41,7 +41,35 @@ describe('planCashout: the DECISIONS §2 worked example', () => {
 describe('planCashout refuses with the reason, in the spec order', () => {
   it('a method the plan does not allow, then one not saved', () => {
     expect(planCashout(facts({}, { payoutMethod: 'paypal' }))).toMatchObject({ ok: false, status: 403, code: 'payout_method_not_allowed', message: 'PayPal payouts are not available on the Free plan.' });
-    expect(planCashout(facts({ plan: 'premium', savedMethods: ['ach'] }, { payoutMethod: 'paypal' }))).toMatchObject({ ok: false, code: 'payout_method_not_saved' });
+    expect(planCashout(facts({ plan: 'premium', savedMethods: { ach: 'dest_ach' } }, { payoutMethod: 'paypal' }))).toMatchObject({ ok: false, code: 'payout_method_not_saved' });
+  });
+  it('decision 172: a method without a destination the payout provider registered, before the card is looked at', () => {
+    // Saved without details (before decision 168, or by an API client): asked for them again.
+    const savedWithout = planCashout(facts({ savedMethods: { ach: null }, card: { ...card, frozen: true } }));
+    expect(savedWithout).toEqual({
+      ok: false,
+      status: 409,
+      code: 'payout_method_needs_details',
+      message: 'We need your ACH details again before we can pay to it. Enter them in Account Settings → Payout Methods, or on the cash-out form, then try again. Nothing was cashed out.',
+    });
+    // Never saved (allowed when none is, decision 008): the details come with it first.
+    const neverSaved = planCashout(facts({ plan: 'premium', savedMethods: {} }, { payoutMethod: 'paypal' }));
+    expect(neverSaved).toEqual({
+      ok: false,
+      status: 409,
+      code: 'payout_method_needs_details',
+      message: 'Add PayPal with its details first, in Account Settings → Payout Methods or on the cash-out form, then try again. Nothing was cashed out.',
+    });
+    // A saved method the plan no longer allows does not count as saved: ACH is offered, without details.
+    expect(planCashout(facts({ savedMethods: { paypal: 'dest_paypal' } }))).toMatchObject({ code: 'payout_method_needs_details' });
+    // Another method's destination is not this one's.
+    expect(planCashout(facts({ plan: 'premium', savedMethods: { ach: 'dest_ach', paypal: null } }, { payoutMethod: 'paypal' }))).toMatchObject({ code: 'payout_method_needs_details' });
+    // The plan's rule is said first: the details would not help.
+    expect(planCashout(facts({ savedMethods: {} }, { payoutMethod: 'cashapp' }))).toMatchObject({ code: 'payout_method_not_allowed' });
+  });
+  it("the payout carries the chosen method's destination, and marks the saved method used", () => {
+    const plan = planCashout(facts({ plan: 'premium+', savedMethods: { ach: 'dest_ach', cashapp: 'dest_cashapp' } }, { payoutMethod: 'cashapp' }));
+    expect(plan).toMatchObject({ ok: true, marksMethodUsed: true, effects: [{ kind: 'payout', method: 'cashapp', destination: 'dest_cashapp' }] });
   });
   it('a card that is empty, frozen, closed, or short', () => {
     expect(planCashout(facts({ card: { ...card, remainingAmountCents: 0 } }))).toMatchObject({ code: 'no_balance', message: 'This card has no remaining balance to cash out' });
@@ -71,7 +99,7 @@ describe('planCashout, for any facts (fast-check)', () => {
         fc.boolean(),
         fc.integer({ min: 1, max: 5_000_000 }),
         fc.integer({ min: 0, max: 5_000_000 }),
-        fc.subarray<PayoutMethod>(['ach', 'paypal', 'cashapp']),
+        fc.dictionary(methods, fc.option(fc.constantFrom('dest_1', 'dest_2'), { nil: null })),
         fc.constantFrom('active', 'expired', 'closed', 'cashed_out'),
         fc.boolean(),
         (plan, method, promo, amountCents, remainingAmountCents, savedMethods, status, frozen) => {
@@ -90,6 +118,9 @@ describe('planCashout, for any facts (fast-check)', () => {
           expect(result.effects[0].amountCents).toBe(result.fee.netCents);
           expect(result.effects[0].amountCents).toBeGreaterThan(0);
           expect(frozen).toBe(false);
+          // Decision 172: a payout only ever goes to a registered destination, the chosen method's.
+          expect(result.effects[0].destination).toBe((savedMethods as SavedDestinations)[method]);
+          expect(result.effects[0].destination).toBeTruthy();
         },
       ),
       { numRuns: 2_000 },

@@ -1,10 +1,11 @@
 // The cash-out decided (DECISIONS §2, §3, §7): which payout method may be used, whether the card
 // can pay, the fee, the balanced journal, the record the user sees and the payout to send once it
-// commits. The server carries the plan out (features/cashouts).
+// commits, with where it goes: only to a destination the payout provider registered (decision
+// 172). The server carries the plan out (features/cashouts).
 import { CASHOUT_MESSAGES, cashoutMethodChoices, exceedsBalanceMessage, payoutNotAllowedMessage } from './cashout';
 import { CASHOUT_MIN_AMOUNT_CENTS, cashoutFee, type CashoutFee } from './fees';
 import { refuse, assertJournalBalanced, type CardDebit, type CardFacts, type JournalLine, type Refusal } from './money-plan';
-import { isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, type PayoutMethod, type PlanId } from './plans';
+import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, type PayoutMethod, type PlanId } from './plans';
 import { isPromoActive } from './promo';
 
 export const CARD_NOT_FOUND_MESSAGE = 'Card not found.';
@@ -21,14 +22,33 @@ export function methodNotSavedMessage(method: PayoutMethod): string {
   return `${PAYOUT_METHOD_LABELS[method]} is not one of your payout methods. Add it in Account Settings → Payout Methods first.`;
 }
 
+/**
+ * Decision 172: a payout goes only to a destination the payout provider knows. A method saved
+ * without one (before decision 168, or by an API client without details) or never saved has none;
+ * the cash-out is refused before any money moves, and the user enters the details once.
+ */
+export function methodNeedsDetailsMessage(method: PayoutMethod, saved: boolean): string {
+  const label = PAYOUT_METHOD_LABELS[method];
+  return saved
+    ? `We need your ${label} details again before we can pay to it. Enter them in Account Settings → Payout Methods, or on the cash-out form, then try again. Nothing was cashed out.`
+    : `Add ${label} with its details first, in Account Settings → Payout Methods or on the cash-out form, then try again. Nothing was cashed out.`;
+}
+
+/**
+ * The user's saved, active payout methods, each with the payout provider's reference for where its
+ * money goes (decision 168), or null when none was registered. Keys other than a payout method are
+ * ignored.
+ */
+export type SavedDestinations = Readonly<Partial<Record<PayoutMethod, string | null>>>;
+
 export type CashoutRequest = { cardId: string; amountCents: number; payoutMethod: PayoutMethod };
 
 export type CashoutFacts = {
   request: CashoutRequest;
   plan: PlanId;
   promoEnd: Date | null;
-  /** The user's saved, active payout methods. */
-  savedMethods: readonly PayoutMethod[];
+  /** The user's saved, active payout methods, with their destinations. */
+  savedMethods: SavedDestinations;
   /**
    * The card as last read, when the caller has read it. Without it the plan's conditional debit
    * alone decides whether the card can pay (the one-statement cash-out), and a refused debit is
@@ -45,17 +65,34 @@ export type CashoutPlan = {
   journal: { kind: 'cashout'; memo: string; lines: JournalLine[] };
   /** The transaction row the user sees (the server adds ids, flags and the time). */
   record: { type: 'cashout'; amountCents: number; feeCents: number; netAmountCents: number; payoutMethod: PayoutMethod };
-  /** Sent after the commit, from the outbox: the net amount, to the chosen method. */
-  effects: [{ kind: 'payout'; method: PayoutMethod; amountCents: number }];
+  /** Sent after the commit, from the outbox: the net amount, to the chosen method's registered destination. */
+  effects: [{ kind: 'payout'; method: PayoutMethod; amountCents: number; destination: string }];
   /** The method is one of the saved ones, whose last use the server records. */
   marksMethodUsed: boolean;
 };
 
-/** DECISIONS §3: the plan's methods, and among them the user's saved ones when there are any. */
-export function payoutMethodRefusal(plan: PlanId, savedMethods: readonly PayoutMethod[], method: PayoutMethod): Refusal | null {
+/** The saved methods of `saved`, in its order. */
+export function savedMethodsOf(saved: SavedDestinations): PayoutMethod[] {
+  return Object.keys(saved).filter(isPayoutMethod);
+}
+
+/** The registered destination of `method`, or null when it has none (never saved, or saved without one). */
+export function destinationOf(saved: SavedDestinations, method: PayoutMethod): string | null {
+  return Object.hasOwn(saved, method) ? (saved[method] ?? null) : null;
+}
+
+/**
+ * Where a cash-out to `method` is paid, or why it cannot be: DECISIONS §3, the plan's methods and
+ * among them the user's saved ones when there are any; then decision 172, only to a destination
+ * the payout provider registered (a method never saved, or saved without details, has none).
+ */
+export function payoutDestinationFor(plan: PlanId, saved: SavedDestinations, method: PayoutMethod): { ok: true; destination: string } | Refusal {
   if (!isPayoutMethodAllowed(plan, method)) return refuse(403, 'payout_method_not_allowed', payoutNotAllowedMessage(plan, method));
-  if (!cashoutMethodChoices(plan, [...savedMethods]).includes(method)) return refuse(403, 'payout_method_not_saved', methodNotSavedMessage(method));
-  return null;
+  const savedMethods = savedMethodsOf(saved);
+  if (!cashoutMethodChoices(plan, savedMethods).includes(method)) return refuse(403, 'payout_method_not_saved', methodNotSavedMessage(method));
+  const destination = destinationOf(saved, method);
+  if (!destination) return refuse(409, 'payout_method_needs_details', methodNeedsDetailsMessage(method, savedMethods.includes(method)));
+  return { ok: true, destination };
 }
 
 /** Why the card cannot pay `amountCents` out, or null when it can. */
@@ -72,8 +109,8 @@ export function planCashout(facts: CashoutFacts): CashoutPlan | Refusal {
   const { request } = facts;
   if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) return refuse(400, 'validation_error', CASHOUT_MESSAGES.invalidAmount);
   if (request.amountCents < CASHOUT_MIN_AMOUNT_CENTS) return refuse(400, 'validation_error', CASHOUT_MESSAGES.belowMinimum);
-  const methodRefusal = payoutMethodRefusal(facts.plan, facts.savedMethods, request.payoutMethod);
-  if (methodRefusal) return methodRefusal;
+  const payTo = payoutDestinationFor(facts.plan, facts.savedMethods, request.payoutMethod);
+  if (!payTo.ok) return payTo;
   if (facts.card) {
     const cardRefusal = cashoutCardRefusal(facts.card, request.amountCents);
     if (cardRefusal) return cardRefusal;
@@ -92,7 +129,7 @@ export function planCashout(facts: CashoutFacts): CashoutPlan | Refusal {
     debit: { cardId: request.cardId, amountCents: request.amountCents, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES, validAt: null },
     journal: { kind: 'cashout', memo: `cashout to ${request.payoutMethod}`, lines },
     record: { type: 'cashout', amountCents: request.amountCents, feeCents: fee.feeCents, netAmountCents: fee.netCents, payoutMethod: request.payoutMethod },
-    effects: [{ kind: 'payout', method: request.payoutMethod, amountCents: fee.netCents }],
-    marksMethodUsed: facts.savedMethods.includes(request.payoutMethod),
+    effects: [{ kind: 'payout', method: request.payoutMethod, amountCents: fee.netCents, destination: payTo.destination }],
+    marksMethodUsed: savedMethodsOf(facts.savedMethods).includes(request.payoutMethod),
   };
 }

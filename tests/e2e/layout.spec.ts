@@ -52,7 +52,7 @@ async function seed(page: Page, baseURL: string | undefined) {
   const headers = { origin: baseURL ?? '' };
   const first = await createCard(page.request, headers, '250');
   await createCard(page.request, headers, '1234.56');
-  await ok(await page.request.post('/api/payout-methods', { headers, data: { method: 'ach' } }));
+  await ok(await page.request.post('/api/payout-methods', { headers, data: { method: 'ach', detail: '000123456789', routingNumber: '021000021' } }));
   await ok(await page.request.post('/api/cashouts', { headers: { ...headers, 'idempotency-key': randomUUID() }, data: { cardId: first.id, amountCents: 5_000, payoutMethod: 'ach' } }));
   const draft = await ok<Combine>(await page.request.post('/api/combines', { headers, data: { baseInput: '80', bufferInput: '10', bufferMode: 'percent' } }));
   await ok(await page.request.post(`/api/combines/${draft.id}/save`, { headers, data: { currentStep: 2 } }));

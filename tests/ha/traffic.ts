@@ -4,7 +4,7 @@
 // the same body, after a growing pause, as a careful client would; every attempt is recorded.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
+import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { registerOver, type HttpAnswer, type HttpUser } from '../helpers/server-process';
 
 export type Kind = 'completion' | 'cashout' | 'purchase';
@@ -74,7 +74,7 @@ export async function prepareClient(index: number, base: string): Promise<Client
     200,
     'upgrade',
   );
-  await ok(user.request(base, 'POST', '/api/payout-methods', { method: 'ach' }), 201, 'payout method');
+  await ok(user.request(base, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach), 201, 'payout method');
   const big = await prepareDraft(user, base, 2_000);
   const done = await ok(user.request(base, 'POST', `/api/combines/${big.combineId}/complete`, { ...COMPLETE_CHOICES, expected: big.expected }, { 'idempotency-key': randomUUID() }), 201, 'complete');
   const cardId = (done.body as { card: { id: string } }).card.id;

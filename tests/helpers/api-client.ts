@@ -7,6 +7,16 @@ export const TEST_PASSWORD = 'Sturdy-Pass-2026';
 export const TEST_VISA = '4242424242424242';
 export const TEST_MASTERCARD = '5555555555554444';
 
+/**
+ * What POST /api/payout-methods takes for each method so the payout provider registers a destination
+ * (decision 168): a cash-out is paid only to a method with one (decision 172).
+ */
+export const PAYOUT_DETAILS = {
+  ach: { method: 'ach', detail: '000123456789', routingNumber: '021000021' },
+  paypal: { method: 'paypal', detail: 'ada@example.com' },
+  cashapp: { method: 'cashapp', detail: '$ada' },
+} as const;
+
 export type ApiUser = {
   email: string;
   cookie: string;

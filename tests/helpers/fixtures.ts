@@ -2,7 +2,7 @@
 // going through the whole wizard. They write through the same ledger code the app uses.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/server/db/client';
-import { users } from '../../src/server/db/schema';
+import { payoutMethods, users } from '../../src/server/db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from '../../src/server/ledger/accounts';
 import { insertCardWithAccount, type NewCard } from '../../src/server/ledger/card-accounts';
 import { postJournal } from '../../src/server/ledger/post-journal';
@@ -57,4 +57,21 @@ export async function insertFundedCard(db: Db, userId: string, amountCents: numb
     });
     return cardId;
   });
+}
+
+/** What is kept of PAYOUT_DETAILS (api-client.ts): the account's last 4 digits, the e-mail, the $cashtag. */
+const STORED_DETAIL = { ach: '•••• 6789', paypal: 'ada@example.com', cashapp: '$ada' } as const;
+
+/**
+ * A saved payout method with a destination as if the payout provider had registered it (decision
+ * 168), without the API's registration call: what a cash-out needs (decision 172). `destinationRef:
+ * null` makes a method saved without details.
+ */
+export async function insertPayoutMethod(
+  db: Db,
+  userId: string,
+  method: keyof typeof STORED_DETAIL = 'ach',
+  overrides: Partial<typeof payoutMethods.$inferInsert> = {},
+): Promise<void> {
+  await db.insert(payoutMethods).values({ userId, method, status: 'active', detail: STORED_DETAIL[method], destinationRef: `demo_dest_${randomUUID()}`, ...overrides });
 }

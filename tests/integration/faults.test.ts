@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/server/db/client';
 import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src/server/plugins/errors';
-import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
+import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { queryRows } from '../helpers/db-snapshot';
 import { countMoney, waitForDrain } from '../helpers/money-count';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
@@ -77,7 +77,7 @@ async function prepareUser(baseUrl: string, drafts: number): Promise<Prepared> {
   const done = await user.request(baseUrl, 'POST', `/api/combines/${first.combineId}/complete`, { ...COMPLETE_CHOICES, expected: expected(first.quote) }, { 'idempotency-key': randomUUID() });
   expect(done.status, done.text).toBe(201);
   const card = (done.body as { card: { id: string; remainingAmountCents: number } }).card;
-  expect((await user.request(baseUrl, 'POST', '/api/payout-methods', { method: 'ach' })).status).toBe(201);
+  expect((await user.request(baseUrl, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).status).toBe(201);
   const ready = [];
   for (let i = 0; i < drafts; i += 1) ready.push(await draft(String(200 + 50 * i)));
   return { user, userId, cardId: card.id, cardStartCents: card.remainingAmountCents, drafts: ready };

@@ -6,7 +6,7 @@
 // Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run tests/integration/fuzz.test.ts
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSource, createCard, registerUser, startCombine, type ApiUser } from '../helpers/api-client';
+import { addSource, createCard, PAYOUT_DETAILS, registerUser, startCombine, type ApiUser } from '../helpers/api-client';
 import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { snapshotDatabase, type SnapshotExclusions } from '../helpers/db-snapshot';
 import {
@@ -377,7 +377,7 @@ describe.skipIf(!run)(`fuzz: hostile requests from the OpenAPI document (${testE
     const source = await addSource(a, draft.id, { chargeCents: 2_000 });
     expect(source.statusCode).toBe(201);
     const sourceId = (source.json() as { sources: Array<{ id: string }> }).sources[0]?.id ?? randomUUID();
-    expect((await a.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await a.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const cashoutKey = randomUUID();
     const cashout = await a.request('POST', '/api/cashouts', { cardId: card.card.id, amountCents: 100, payoutMethod: 'ach' }, { 'idempotency-key': cashoutKey });
     expect(cashout.statusCode).toBe(201);

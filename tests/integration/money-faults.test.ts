@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/server/lib/paths';
-import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
+import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { queryRows } from '../helpers/db-snapshot';
 import { insertFundedCard } from '../helpers/fixtures';
 import type { DemoCall } from '../../src/server/adapters/demo-calls';
@@ -102,7 +102,7 @@ async function moneyTraffic(url: string, database: TestDatabase): Promise<Traffi
   userCount += 1;
   const user = await registerOver(url, `money-faults-${userCount}-${randomUUID()}@example.com`, TEST_PASSWORD, `198.51.101.${userCount}`);
   const userId = ((await user.request(url, 'GET', '/api/me')).body as { id: string }).id;
-  await ok(user.request(url, 'POST', '/api/payout-methods', { method: 'ach' }));
+  await ok(user.request(url, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach));
 
   const card = await complete(url, user, await draft(url, user, '300', 2));
 
@@ -278,7 +278,7 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
     try {
       const user = await registerOver(server.url, `sweep-${randomUUID()}@example.com`, TEST_PASSWORD, '198.51.102.1');
       const userId = ((await user.request(server.url, 'GET', '/api/me')).body as { id: string }).id;
-      await ok(user.request(server.url, 'POST', '/api/payout-methods', { method: 'ach' }));
+      await ok(user.request(server.url, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach));
       const cardId = await insertFundedCard(database.db, userId, 25_000);
       const answers = await Promise.all(Array.from({ length: 40 }, () => cashout(server.url, user, cardId, 1_000)));
       const accepted = answers.filter((a) => a.status === 201);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../helpers/db-snapshot';
-import { createCard, registerUser, type ApiUser } from '../helpers/api-client';
+import { createCard, PAYOUT_DETAILS, registerUser, type ApiUser } from '../helpers/api-client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { POSTGRES_ADMIN_URL, requireEngine, testEngine } from '../helpers/test-db';
 
@@ -45,7 +45,7 @@ describe.skipIf(!run)('a request that lands on a read-only node', () => {
     const created = await createCard(user, '250');
     expect(created.statusCode).toBe(201);
     cardId = (created.json() as { card: { id: string } }).card.id;
-    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
   });
 
   afterAll(async () => {

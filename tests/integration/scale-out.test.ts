@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { queryRows } from '../helpers/db-snapshot';
 import { registerOver, removeServerBundle, startServer, type HttpUser, type ServerProcess } from '../helpers/server-process';
-import { TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
+import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
 import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
 
 // PostgreSQL only, by design: several server processes share one database server, which in-process
@@ -177,7 +177,7 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
 
     // Cash-outs: each user fires four of 30% of the balance at once, split across both instances.
     const cards = await mapLimit(drafts, 4, async (draft) => {
-      expect((await draft.user.request(draft.home, 'POST', '/api/payout-methods', { method: 'ach' })).status).toBe(201);
+      expect((await draft.user.request(draft.home, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).status).toBe(201);
       const list = await draft.user.request(draft.home, 'GET', '/api/cards');
       const [card] = (list.body as { cards: Array<{ id: string; remainingAmountCents: number }> }).cards;
       return { draft, cardId: card!.id, startCents: card!.remainingAmountCents };
@@ -236,7 +236,7 @@ describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
     expect(journalsOfCombine?.n).toBe(1);
 
     const cardId = [...cardIds][0]!;
-    expect((await user.request(a.url, 'POST', '/api/payout-methods', { method: 'ach' })).status).toBe(201);
+    expect((await user.request(a.url, 'POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).status).toBe(201);
     const cashoutKey = randomUUID();
     const cashouts = await Promise.all(
       Array.from({ length: 6 }, (_, i) => user.request(instances()[i % 2]!, 'POST', '/api/cashouts', { cardId, amountCents: 1_000, payoutMethod: 'ach' }, { 'idempotency-key': cashoutKey })),

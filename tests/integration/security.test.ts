@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, LOG_REDACT_PATHS } from '../../src/server/app';
 import { SESSION_COOKIE } from '../../src/server/plugins/session';
-import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_MASTERCARD, TEST_PASSWORD, TEST_VISA, type ApiUser } from '../helpers/api-client';
+import { addSource, completeWithQuote, createCard, PAYOUT_DETAILS, registerUser, startCombine, TEST_MASTERCARD, TEST_PASSWORD, TEST_VISA, type ApiUser } from '../helpers/api-client';
 import { snapshotDatabase, type SnapshotExclusions } from '../helpers/db-snapshot';
 import { exampleFor, operationsOf, seededRandom, type FuzzContext, type Operation } from '../helpers/openapi-fuzz';
 import { luhnValid, scanDatabaseAndTexts, scanText } from '../helpers/scan-secrets';
@@ -55,7 +55,9 @@ describe.skipIf(!run)(`security (${testEngine()})`, () => {
     const draft = await startCombine(a, '50', '0');
     const source = await addSource(a, draft.id, { chargeCents: 2_000 });
     expect(source.statusCode).toBe(201);
-    expect((await a.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await a.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
+    // B can cash out too (decision 172: to a method with its details), so A's card is what B's cash-out is refused for.
+    expect((await b.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const cashout = await a.request('POST', '/api/cashouts', { cardId: card.card.id, amountCents: 100, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
     expect(cashout.statusCode).toBe(201);
     ids = {

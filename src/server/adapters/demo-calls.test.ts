@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSource, completeWithQuote, registerUser, startCombine, TEST_VISA } from '../../../tests/helpers/api-client';
+import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, TEST_VISA } from '../../../tests/helpers/api-client';
 import { createTestApp, testConfig, type TestApp } from '../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../tests/helpers/test-db';
 import { ConfigError } from '../config';
@@ -168,7 +168,7 @@ describe.skipIf(!run)(`demo adapters record and break every step (${testEngine()
       expect((await addSource(user, dropped.id, { chargeCents: dropped.funding.suggestedChargeCents.card })).statusCode).toBe(201);
       expect((await user.request('DELETE', `/api/combines/${dropped.id}`)).statusCode).toBeLessThan(300);
       // A payout: a cash-out.
-      expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+      expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
       const cashout = await user.request('POST', '/api/cashouts', { cardId, amountCents: 1_000, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
       expect(cashout.statusCode, cashout.body).toBe(201);
       for (let round = 0; round < 5; round += 1) await t.app.effects.drain();

@@ -6,7 +6,7 @@ import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { insertFundedCard, insertUser } from '../../../tests/helpers/fixtures';
-import { createCard, registerUser, TEST_PASSWORD, type ApiUser } from '../../../tests/helpers/api-client';
+import { createCard, PAYOUT_DETAILS, registerUser, TEST_PASSWORD, type ApiUser } from '../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
 import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
 import { twoInstancesOnOnePostgres } from '../../../tests/helpers/two-instances';
@@ -139,7 +139,7 @@ describe.skipIf(!run)(`card states at the processor (decision 170, ${testEngine(
 
   it('a card cashed out to zero is closed at the processor, once; the cash-out itself is unchanged', async () => {
     const user = await registerUser(t.app);
-    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const card = await issuedCard(user);
     const cashedOut = await user.request('POST', '/api/cashouts', { cardId: card.id, amountCents: card.remainingAmountCents, payoutMethod: 'ach' }, { 'idempotency-key': randomUUID() });
     expect(cashedOut.statusCode, cashedOut.body).toBe(201);

@@ -230,7 +230,7 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       await registerVia(client(t.app, freshIp()), email);
       const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
       await t.database.db.insert(payoutMethods).values([
-        { userId: user!.id, method: 'paypal', status: 'active', lastUsed: new Date('2026-02-01T10:20:30.456Z'), createdAt: new Date('2026-01-02T00:00:00Z'), detail: 'ada@example.com' },
+        { userId: user!.id, method: 'paypal', status: 'active', lastUsed: new Date('2026-02-01T10:20:30.456Z'), createdAt: new Date('2026-01-02T00:00:00Z'), detail: 'ada@example.com', destinationRef: 'demo_dest_paypal' },
         { userId: user!.id, method: 'ach', status: 'inactive', lastUsed: null, createdAt: new Date('2026-01-01T00:00:00Z') },
       ]);
       const c = client(t.app, freshIp());
@@ -239,8 +239,9 @@ describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => 
       const me = await c.request('GET', '/api/me');
       expect(res.json()).toEqual(me.json());
       expect(res.json().payoutMethods).toEqual([
-        { method: 'ach', status: 'inactive', lastUsed: null, detail: null },
-        { method: 'paypal', status: 'active', lastUsed: '2026-02-01T10:20:30.456Z', detail: 'ada@example.com' },
+        // Decision 172: a method without a destination registered with the payout provider needs its details again.
+        { method: 'ach', status: 'inactive', lastUsed: null, detail: null, needsDetails: true },
+        { method: 'paypal', status: 'active', lastUsed: '2026-02-01T10:20:30.456Z', detail: 'ada@example.com', needsDetails: false },
       ]);
       const [session] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(c.cookie!)));
       expect(session).toMatchObject({

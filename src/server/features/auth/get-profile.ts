@@ -40,7 +40,7 @@ export type ProfileUser = { [K in keyof typeof profileColumns]: (typeof users.$i
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed' | 'detail'>>, now: Date): Profile {
+export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutMethodRow, 'method' | 'status' | 'lastUsed' | 'detail' | 'destinationRef'>>, now: Date): Profile {
   return {
     id: user.id,
     email: user.email,
@@ -68,6 +68,7 @@ export function toProfile(user: ProfileUser, methods: ReadonlyArray<Pick<PayoutM
       status: m.status as Profile['payoutMethods'][number]['status'],
       lastUsed: iso(m.lastUsed),
       detail: m.detail,
+      needsDetails: m.destinationRef === null,
     })),
     twoFactorEnabled: user.totpEnabled,
     lastUpdated: user.lastUpdated.toISOString(),

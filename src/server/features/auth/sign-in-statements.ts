@@ -62,15 +62,15 @@ const signedInStatement = namedStatement('sign_in_session', (db) => {
       user: profileColumns,
       sessionId: sql<string>`(select id from new_session)`,
       methods: sql<MethodJson[] | null>`(select json_agg(json_build_object('method', pm.method, 'status', pm.status,
-          'lastUsedMs', floor(extract(epoch from pm.last_used) * 1000), 'detail', pm.detail) order by pm.created_at)
+          'lastUsedMs', floor(extract(epoch from pm.last_used) * 1000), 'detail', pm.detail, 'destinationRef', pm.destination_ref) order by pm.created_at)
         from payout_methods pm where pm.user_id = users.id)`,
     })
     .from(users)
     .where(eq(users.id, sql.placeholder('userId')));
 });
 
-type MethodJson = { method: string; status: string; lastUsedMs: number | null; detail: string | null };
-export type SignedInMethod = Pick<typeof payoutMethods.$inferSelect, 'method' | 'status' | 'lastUsed' | 'detail'>;
+type MethodJson = { method: string; status: string; lastUsedMs: number | null; detail: string | null; destinationRef: string | null };
+export type SignedInMethod = Pick<typeof payoutMethods.$inferSelect, 'method' | 'status' | 'lastUsed' | 'detail' | 'destinationRef'>;
 
 /**
  * A password sign-in's writes and reads in one statement: the new session (and its token for the
@@ -99,6 +99,7 @@ export async function createSignedInSession(
     status: m.status,
     lastUsed: m.lastUsedMs === null ? null : new Date(m.lastUsedMs),
     detail: m.detail,
+    destinationRef: m.destinationRef,
   }));
   return { session: { sessionId: row.sessionId, token, expiresAt, remember: input.remember }, user: row.user, methods };
 }

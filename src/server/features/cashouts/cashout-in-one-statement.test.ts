@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
-import { insertFundedCard } from '../../../../tests/helpers/fixtures';
+import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { cashoutSeam } from './cashout-in-one-statement';
@@ -36,10 +36,12 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     return t.calls.effective('payouts.send').filter((call) => references.has(call.reference)).length;
   };
 
-  async function userWithCard(amountCents: number): Promise<{ user: ApiUser; userId: string; cardId: string }> {
+  /** A user with a funded card and, unless `withAch` is false, ACH saved with a registered destination (decision 172). */
+  async function userWithCard(amountCents: number, withAch = true): Promise<{ user: ApiUser; userId: string; cardId: string }> {
     const user = await registerUser(t.app);
     const userId = (await user.request('GET', '/api/me')).json().id as string;
     const cardId = await insertFundedCard(t.database.db, userId, amountCents);
+    if (withAch) await insertPayoutMethod(t.database.db, userId, 'ach');
     return { user, userId, cardId };
   }
   const cashout = (user: ApiUser, body: Record<string, unknown>, key: string = randomUUID()) =>
@@ -106,11 +108,10 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     const { user, userId, cardId } = await userWithCard(10_000);
     // Premium allows ACH and PayPal; with saved methods, only the saved ones (DECISIONS §3).
     await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
-    await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
-    await t.database.db.insert(payoutMethods).values({ userId, method: 'paypal' });
+    await insertPayoutMethod(t.database.db, userId, 'paypal');
     betweenStatements = async () => {
       await t.database.db.delete(payoutMethods).where(eq(payoutMethods.userId, userId));
-      await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
+      await insertPayoutMethod(t.database.db, userId, 'ach');
     };
     const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
     expect(res.statusCode, res.body).toBe(403);
@@ -137,6 +138,52 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
     expect((await cashoutRows(cardId)).filter((row) => row.type === 'cashout')).toHaveLength(1);
     // Three tries, one payout: the tries that wrote nothing sent nothing.
     expect(await payoutsSent(cardId)).toBe(1);
+  });
+
+  // Decision 172: a payout goes only to a destination the payout provider knows. The core refuses a
+  // method without one; the statement's re-check of the destinations keeps that true when they
+  // change between the read and the statement, and the locked transaction decides it the same way.
+  describe('a method without a registered destination is refused, on every path (decision 172)', () => {
+    it('its destination gone between the read and the statement: the statement steps aside, and the fresh read refuses; nothing moves', async () => {
+      const { user, userId, cardId } = await userWithCard(10_000);
+      // Saved again without details (an API client of before issue 22) while the cash-out was on its way.
+      betweenStatements = async () => {
+        await t.database.db.update(payoutMethods).set({ destinationRef: null }).where(eq(payoutMethods.userId, userId));
+      };
+      statementTries = 0;
+      const key = randomUUID();
+      const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }, key);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().error.code).toBe('payout_method_needs_details');
+      expect(statementTries).toBe(1);
+      expect(await remaining(cardId)).toBe(10_000);
+      expect(await cashoutRows(cardId)).toEqual([]);
+      expect(await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toEqual([]);
+      expect(await payoutsSent(cardId)).toBe(0);
+    });
+
+    it('the locked transaction (an expired key reused) refuses it too, and the key it claimed is freed', async () => {
+      const { user, userId, cardId } = await userWithCard(10_000);
+      const key = randomUUID();
+      expect((await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }, key)).statusCode).toBe(201);
+      await t.database.db.update(idempotencyKeys).set({ createdAt: new Date(Date.now() - 25 * HOUR_MS) }).where(eq(idempotencyKeys.userId, userId));
+      const [expired] = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+      await t.database.db.update(payoutMethods).set({ destinationRef: null }).where(eq(payoutMethods.userId, userId));
+      // The expired key is found (by the read, or by a statement on the hint) before any refusal is
+      // decided, and sends the cash-out to the locked transaction: that is where this one is refused.
+      const refused = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' }, key);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.code).toBe('payout_method_needs_details');
+      expect(await remaining(cardId)).toBe(9_000);
+      expect(await cashoutRows(cardId)).toHaveLength(1);
+      // Its claim rolled back with the refusal: the key is as it was, and can be used again.
+      expect(await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toEqual([expired]);
+      await t.database.db.update(payoutMethods).set({ destinationRef: 'demo_dest_entered_again' }).where(eq(payoutMethods.userId, userId));
+      const again = await cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' }, key);
+      expect(again.statusCode, again.body).toBe(201);
+      expect(await remaining(cardId)).toBe(7_000);
+      expect(await payoutsSent(cardId)).toBe(2);
+    });
   });
 
   describe('the payout carries the destination the debit was decided with (decision 168)', () => {
@@ -198,7 +245,7 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   // began, so the methods are read by a statement after the lock, not with it (review of 168).
   // PostgreSQL only: PGlite has one connection, on which no transaction can wait for another.
   it.skipIf(testEngine() !== 'postgres')('the locked transaction, having waited for a method change, pays the destination that change committed', async () => {
-    const { user, userId, cardId } = await userWithCard(10_000);
+    const { user, userId, cardId } = await userWithCard(10_000, false);
     await t.database.db.insert(payoutMethods).values({ userId, method: 'ach', destinationRef: 'demo_dest_before' });
     let committed: Promise<void> = Promise.resolve();
     let flips = 0;
@@ -235,10 +282,9 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   it('a payout method saved since the facts were cached is usable at once: a refusal is never decided on a hint', async () => {
     const { user, userId, cardId } = await userWithCard(10_000);
     await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
-    await t.database.db.insert(payoutMethods).values({ userId, method: 'ach' });
     expect((await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' })).statusCode).toBe(201);
     // Saved elsewhere (another instance, say): the hint this instance holds does not know it.
-    await t.database.db.insert(payoutMethods).values({ userId, method: 'paypal' });
+    await insertPayoutMethod(t.database.db, userId, 'paypal');
     const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().cashout.payoutMethod).toBe('paypal');

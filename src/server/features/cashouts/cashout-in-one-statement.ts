@@ -9,7 +9,9 @@
 // commits on its own: all of it or none of it.
 //
 // The saved methods are read with their payout destinations (decision 168), and re-checked with
-// them: the payout row carries the chosen method's destination as the debit's statement saw it.
+// them: the payout row carries the chosen method's destination as the debit's statement saw it. A
+// method without one is refused by the core before the statement (decision 172); one whose details
+// are entered meanwhile changes the facts, so the statement steps aside and a fresh read decides.
 //
 // The facts it re-checks (plan, promo end, saved methods) come from a hint in the read cache when
 // there is one: 1 round trip. Otherwise, or when the statement finds them stale, from a read: 2.

@@ -3,9 +3,9 @@
 // method, the card, the fee, the journal and the payout) turned into the rows the server writes,
 // its refusals turned into the API's errors, and the answer.
 import type { FastifyInstance } from 'fastify';
-import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutRequest } from '../../../core/plan-cashout';
+import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutRequest, type SavedDestinations } from '../../../core/plan-cashout';
 import type { CashoutFee } from '../../../core/fees';
-import { isPayoutMethod, type PayoutMethod } from '../../../core/plans';
+import type { PayoutMethod } from '../../../core/plans';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
 import type { transactions } from '../../db/schema';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
@@ -14,7 +14,8 @@ import { postingsOf } from '../../ledger/accounts';
 import type { JournalInput, JournalTransaction } from '../../ledger/post-journal';
 import { refusalError, type AppError } from '../../lib/errors';
 
-export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNotSavedMessage } from '../../../core/plan-cashout';
+export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNeedsDetailsMessage, methodNotSavedMessage } from '../../../core/plan-cashout';
+export type { SavedDestinations };
 
 export type CashoutInput = CashoutRequest;
 
@@ -30,22 +31,14 @@ export function cardRefusal(card: CardState | undefined, amountCents: number): A
 export type PricedCashout = { fee: CashoutFee; debit: DebitInput; record: JournalTransaction; journal: JournalInput; payout: MoneyEffect; marksMethodUsed: boolean };
 
 /**
- * The user's saved, active payout methods, each with the payout provider's reference for where its
- * money goes (decision 168; null when none was registered), as the cash-out's statement read them.
+ * Asks the core (throwing its refusal) and names what the plan writes. `savedMethods`: the user's
+ * saved, active payout methods with their destinations (decision 168; null when none was
+ * registered), as the cash-out's statement read them. The core refuses a method without one
+ * (decision 172); the payout carries the chosen method's destination as read with the facts, so it
+ * pays there even if the method is removed or changed before the drain sends it.
  */
-export type SavedDestinations = Readonly<Record<string, string | null>>;
-
-/**
- * Asks the core (throwing its refusal) and names what the plan writes. The payout carries the
- * chosen method's destination as read with the facts (null for a method the user never saved),
- * so it pays there even if the method is removed or changed before the drain sends it.
- */
-export function priceCashout(
-  app: FastifyInstance,
-  facts: Omit<CashoutFacts, 'savedMethods'> & { userId: string; savedMethods: SavedDestinations; transactionId: string },
-): PricedCashout {
-  const savedMethods = Object.keys(facts.savedMethods).filter(isPayoutMethod);
-  const plan = planCashout({ ...facts, savedMethods });
+export function priceCashout(app: FastifyInstance, facts: CashoutFacts & { userId: string; transactionId: string }): PricedCashout {
+  const plan = planCashout(facts);
   if (!plan.ok) throw refusalError(plan);
   const { userId, transactionId, request, now } = facts;
   const demo = app.config.demoMode;
@@ -72,7 +65,7 @@ export function priceCashout(
       kind: 'payout',
       reference: effectReference.cashoutPayout(transactionId),
       userId,
-      payload: { method: payout.method, amountCents: payout.amountCents, transactionId, destination: facts.savedMethods[payout.method] ?? null },
+      payload: { method: payout.method, amountCents: payout.amountCents, transactionId, destination: payout.destination },
     },
     marksMethodUsed: plan.marksMethodUsed,
   };

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
-import { insertFundedCard } from '../../../../tests/helpers/fixtures';
-import { createCard, registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
-import { cards, ledgerAccounts, payoutMethods, transactions, users } from '../../db/schema';
+import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
+import { createCard, PAYOUT_DETAILS, registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
+import { cards, idempotencyKeys, journalEntries, ledgerAccounts, moneyEffects, payoutMethods, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { rowsOf } from '../../ledger/post-journal';
@@ -14,11 +14,13 @@ const run = await requireEngine();
 
 type Signed = ApiUser & { id: string };
 
-async function signUp(t: TestApp, profile: Partial<typeof users.$inferInsert> = {}): Promise<Signed> {
+/** A user with `methods` saved, each with a registered destination (a cash-out is paid only to one, decision 172). */
+async function signUp(t: TestApp, profile: Partial<typeof users.$inferInsert> = {}, methods: ReadonlyArray<keyof typeof PAYOUT_DETAILS> = ['ach']): Promise<Signed> {
   const user = await registerUser(t.app);
   const me = await user.request('GET', '/api/me');
   const id = me.json().id as string;
   if (Object.keys(profile).length > 0) await t.database.db.update(users).set(profile).where(eq(users.id, id));
+  for (const method of methods) await insertPayoutMethod(t.database.db, id, method);
   return Object.assign(user, { id });
 }
 
@@ -106,13 +108,14 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     const premiumPromo = await signUp(t, { subscription: 'premium', promo50offFirstYear: true, promoEnd });
     const card2 = await insertFundedCard(t.database.db, premiumPromo.id, 50_000);
     expect((await cashout(premiumPromo, { cardId: card2, amountCents: 12_345, payoutMethod: 'ach' })).json().cashout).toMatchObject({ feeCents: 31, netAmountCents: 12_314 });
-    const plusPromo = await signUp(t, { subscription: 'premium+', promo50offFirstYear: true, promoEnd });
+    const plusPromo = await signUp(t, { subscription: 'premium+', promo50offFirstYear: true, promoEnd }, ['cashapp']);
     const card3 = await insertFundedCard(t.database.db, plusPromo.id, 50_000);
     expect((await cashout(plusPromo, { cardId: card3, amountCents: 12_345, payoutMethod: 'cashapp' })).json().cashout).toMatchObject({ feeCents: 15, netAmountCents: 12_330 });
   });
 
   it('PayPal is refused on Free and allowed on Premium (DECISIONS §3, enforced by the server)', async () => {
-    const user = await signUp(t);
+    // PayPal saved (before a plan ended, say): the plan's rule is what refuses it on Free.
+    const user = await signUp(t, {}, ['paypal']);
     const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
     const refused = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
     expect(refused.statusCode).toBe(403);
@@ -129,9 +132,9 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
   });
 
   it("with saved methods, only those the plan allows can be used, and last_used moves", async () => {
-    const user = await signUp(t, { subscription: 'premium' });
+    const user = await signUp(t, { subscription: 'premium' }, []);
     const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
-    const added = await user.request('POST', '/api/payout-methods', { method: 'paypal' });
+    const added = await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.paypal);
     expect(added.statusCode).toBe(201);
     const ach = await cashout(user, { cardId, amountCents: 500, payoutMethod: 'ach' });
     expect(ach.statusCode).toBe(403);
@@ -141,6 +144,100 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
     expect((await cashout(user, { cardId, amountCents: 500, payoutMethod: 'paypal' })).statusCode).toBe(201);
     const after = (await t.database.db.select().from(payoutMethods).where(and(eq(payoutMethods.userId, user.id), eq(payoutMethods.method, 'paypal'))))[0]!.lastUsed!;
     expect(after.getTime()).toBeGreaterThan(before.getTime());
+  });
+
+  // Decision 172: a payout goes only to a destination the payout provider knows. A method without
+  // one is refused before any money moves and before any outside call; the user enters its details
+  // once (POST /api/payout-methods, which registers them) and cashes out.
+  describe('a payout method without a registered destination (decision 172)', () => {
+    /** Everything a cash-out writes, for this user and card. */
+    async function written(userId: string, cardId: string) {
+      const db = t.database.db;
+      const [entries] = await db
+        .select({ count: sql<string>`count(*)` })
+        .from(journalEntries)
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, journalEntries.accountId))
+        .where(eq(ledgerAccounts.code, `card:${cardId}`));
+      return {
+        card: await cardRow(t, cardId),
+        cardEntries: Number(entries?.count ?? 0),
+        transactions: await db.select().from(transactions).where(eq(transactions.cardId, cardId)),
+        effects: await db.select().from(moneyEffects).where(eq(moneyEffects.userId, userId)),
+        keys: await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, userId)),
+        methods: await db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)),
+      };
+    }
+    const payoutCalls = () => t.calls.calls.filter((call) => call.op.startsWith('payouts.')).length;
+
+    it('saved without details: 409 and nothing written or called, the key freed; its details entered (200), the same key cashes out to the destination registered', async () => {
+      const user = await signUp(t, {}, []);
+      const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
+      // An API client of before issue 22: the method is saved, with no destination.
+      const bare = await user.request('POST', '/api/payout-methods', { method: 'ach' });
+      expect(bare.statusCode).toBe(201);
+      expect(bare.json().methods).toMatchObject([{ method: 'ach', detail: null, needsDetails: true }]);
+      expect((await user.request('GET', '/api/me')).json().payoutMethods).toMatchObject([{ method: 'ach', needsDetails: true }]);
+      await t.app.effects.drain();
+      const before = await written(user.id, cardId);
+      const callsBefore = payoutCalls();
+
+      const key = randomUUID();
+      const refused = await cashout(user, { cardId, amountCents: 2_500, payoutMethod: 'ach' }, key);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatchObject({
+        code: 'payout_method_needs_details',
+        message: 'We need your ACH details again before we can pay to it. Enter them in Account Settings → Payout Methods, or on the cash-out form, then try again. Nothing was cashed out.',
+      });
+      // Nothing moved: balance, journal, transaction, outbox, the key, the method's last use.
+      expect(await written(user.id, cardId)).toEqual(before);
+      expect(before).toMatchObject({ card: { remainingAmountCents: 10_000, amountSpentCents: 0 }, cardEntries: 1, transactions: [], effects: [], keys: [] });
+      await t.app.effects.drain();
+      expect(payoutCalls()).toBe(callsBefore);
+
+      // The details, entered for the saved method: registered, and kept (200, not a new method).
+      const entered = await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach);
+      expect(entered.statusCode, entered.body).toBe(200);
+      expect(entered.json()).toMatchObject({ message: 'ACH details saved', preferredPayout: 'ach', methods: [{ method: 'ach', detail: '•••• 6789', needsDetails: false, preferred: true }] });
+      const [method] = await t.database.db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id));
+      expect(method!.destinationRef).toMatch(/^demo_dest_/);
+      expect(method!.createdAt).toEqual(before.methods[0]!.createdAt);
+      // Once it has its details, sending them again is the usual 409 (change them by removing it first).
+      expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).json().error.code).toBe('already_added');
+
+      const paid = await cashout(user, { cardId, amountCents: 2_500, payoutMethod: 'ach' }, key);
+      expect(paid.statusCode, paid.body).toBe(201);
+      expect(paid.headers['idempotent-replayed']).toBeUndefined();
+      expect((await cardRow(t, cardId)).remainingAmountCents).toBe(7_500);
+      await t.app.effects.drain();
+      await t.app.effects.idle();
+      expect(t.calls.effective('payouts.send').filter((call) => call.reference === paid.json().payoutId).map((call) => call.destination)).toEqual([method!.destinationRef]);
+    });
+
+    it('never saved (none is, decision 008): 409 saying to add it with its details; saved with them, the cash-out goes', async () => {
+      const user = await signUp(t, { subscription: 'premium' }, []);
+      const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
+      const refused = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error).toMatchObject({
+        code: 'payout_method_needs_details',
+        message: 'Add PayPal with its details first, in Account Settings → Payout Methods or on the cash-out form, then try again. Nothing was cashed out.',
+      });
+      expect(await written(user.id, cardId)).toMatchObject({ card: { remainingAmountCents: 10_000 }, transactions: [], effects: [], keys: [], methods: [] });
+      expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.paypal)).statusCode).toBe(201);
+      const paid = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' });
+      expect(paid.statusCode, paid.body).toBe(201);
+      expect(paid.json().cashout).toMatchObject({ payoutMethod: 'paypal', netAmountCents: 995 });
+    });
+
+    it('the method is refused before the card is looked at: a stranger learns nothing of the card', async () => {
+      const owner = await signUp(t);
+      const cardId = await insertFundedCard(t.database.db, owner.id, 10_000, { frozen: true });
+      const stranger = await signUp(t, {}, []);
+      const res = await cashout(stranger, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error.code).toBe('payout_method_needs_details');
+      expect((await cardRow(t, cardId)).remainingAmountCents).toBe(10_000);
+    });
   });
 
   it('DECISIONS §4: a cash-out counts toward amount_spent, so original = spent + remaining (with purchases beside it)', async () => {
@@ -241,8 +338,8 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
   });
 
   it('40 concurrent cash-outs of $10 on a $250 card: exactly 25 succeed, balance 0, cashed_out', async () => {
-    const user = await signUp(t);
-    await user.request('POST', '/api/payout-methods', { method: 'ach' });
+    const user = await signUp(t, {}, []);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const cardId = await insertFundedCard(t.database.db, user.id, 25_000);
     const results = await Promise.all(Array.from({ length: 40 }, () => cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' })));
     const codes = results.map((r) => r.statusCode);

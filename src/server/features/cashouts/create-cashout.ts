@@ -117,8 +117,8 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const posted = await debitAndPostJournal(tx, priced.debit, priced.journal);
   if (!posted) throw await whyCardCannotPay(tx, userId, input);
 
-  // Spec §3: a payout method's last_used moves when it is used (a method the user never saved,
-  // allowed because they saved none, has no row to update).
+  // Spec §3: a payout method's last_used moves when it is used (always a saved one: only a saved
+  // method has a registered destination, decision 172).
   if (priced.marksMethodUsed) {
     await tx
       .update(payoutMethods)

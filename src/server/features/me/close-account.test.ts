@@ -12,6 +12,7 @@ import {
   addSource,
   asUser,
   createCard,
+  PAYOUT_DETAILS,
   registerUser,
   sessionCookieFrom,
   startCombine,
@@ -101,7 +102,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
 
   /** A card of `amount` dollars whose whole balance is then cashed out to ACH: a card left at $0.00. */
   async function cardCashedOutToZero(user: ApiUser) {
-    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const created = await createCard(user, '40');
     expect(created.statusCode, created.body).toBe(201);
     const card = (created.json() as { card: { id: string; remainingAmountCents: number } }).card;
@@ -173,7 +174,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
   // $0.02): the refusal sends the user to support instead of to a Cash Out that would refuse it.
   it('sends the user to support when only cents below the smallest cash-out are left, on an expired card', async () => {
     const user = await signUp();
-    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     const created = await createCard(user, '40');
     expect(created.statusCode, created.body).toBe(201);
     const card = (created.json() as { card: { id: string; remainingAmountCents: number } }).card;

@@ -1,7 +1,9 @@
 // BNPL rebates (DECISIONS §2) are owed to the user from the moment the combine completes; they
-// stay `pending` until the user has a preferred payout method, and are paid to it as soon as one
-// exists. Called inside the caller's transaction: adding a payout method, choosing the preferred
-// one, and completing a combine (through the completion hook) all end with this.
+// stay `pending` until the user has a preferred payout method with a destination registered with
+// the payout provider (decision 172: a payout goes only where the provider knows), and are paid to
+// it as soon as there is one. Called inside the caller's transaction: adding a payout method (or
+// entering the details of a saved one), choosing the preferred one, and completing a combine
+// (through the completion hook) all end with this.
 //
 // `processed` means decided and journaled: the payout itself is a money effect written in the same
 // transaction and sent through the payout adapter after the commit (DECISIONS §7, decision 030),
@@ -30,15 +32,15 @@ export async function payPendingRebates(tx: Tx, userId: string, method: string |
   // Claimed with a conditional update, so two transactions can never pay the same rebate twice:
   // the second one's WHERE no longer matches once the first has committed. Each row also brings
   // the method's destination (decision 168), read by the same statement: the payout is sent there
-  // even if the method is removed or changed before the drain runs. The caller's lock on the user
-  // row keeps the methods as they are until this transaction commits.
+  // even if the method is removed or changed before the drain runs. A preferred method without a
+  // destination (saved before decision 168, or without details) reads no row: the rebates stay
+  // pending, the user's money kept, until its details are entered (decision 172). The caller's lock
+  // on the user row keeps the methods as they are until this transaction commits.
+  const destinationOfMethod = sql<string | null>`(select ${payoutMethods.destinationRef} from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method})`;
   const pending = await tx
-    .select({
-      id: rebates.id,
-      destination: sql<string | null>`(select ${payoutMethods.destinationRef} from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method})`,
-    })
+    .select({ id: rebates.id, destination: sql<string>`${destinationOfMethod}` })
     .from(rebates)
-    .where(and(eq(rebates.userId, userId), eq(rebates.status, 'pending')))
+    .where(and(eq(rebates.userId, userId), eq(rebates.status, 'pending'), sql`${destinationOfMethod} is not null`))
     .orderBy(asc(rebates.createdAt))
     .limit(MAX_REBATES_PER_CALL);
   let paid: RebatesPaid = { count: 0, amountCents: 0 };

@@ -333,6 +333,47 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
     expect(paid(`rebate:${atCompletion!.id}`)).toEqual([expect.objectContaining({ amountCents: 975, destination: later })]);
   });
 
+  // Decision 172: a rebate is the user's money and is paid only where the provider knows. A
+  // preferred method saved without details keeps it pending, never a payout to nowhere, until its
+  // details are entered: then it is paid, to the destination registered with them.
+  it('a preferred method without a destination: rebates stay pending (when saved, at completion, when chosen); its details entered pay them there', async () => {
+    const user = await signUp(app, database.db);
+    const first = await completeKlarnaCombine(user);
+    const rebateEffects = async () => (await database.db.select().from(moneyEffects).where(and(eq(moneyEffects.userId, user.id), eq(moneyEffects.kind, 'rebate_payout'))));
+    const rebateRows = () => database.db.select().from(rebates).where(eq(rebates.userId, user.id));
+
+    // Saved without details (an API client of before issue 22): preferred, but nothing to pay to.
+    const bare = await addMethod(user, 'ach');
+    expect(bare.statusCode).toBe(201);
+    expect(bare.json()).toMatchObject({ preferredPayout: 'ach', rebatesPaid: { count: 0, amountCents: 0 }, pendingRebates: { count: 1, amountCents: 975 }, methods: [{ method: 'ach', needsDetails: true }] });
+    // At completion, with the preferred method there: pending too.
+    const second = await completeKlarnaCombine(user);
+    // Chosen again as preferred: still nothing paid.
+    const chosen = await user.request('PUT', '/api/payout-methods/preferred', { method: 'ach' });
+    expect(chosen.json()).toMatchObject({ rebatesPaid: { count: 0, amountCents: 0 }, pendingRebates: { count: 2, amountCents: 1_950 } });
+    expect((await rebateRows()).map((r) => [r.combineId, r.status, r.payoutMethod, r.journalId])).toEqual(
+      expect.arrayContaining([
+        [first, 'pending', null, null],
+        [second, 'pending', null, null],
+      ]),
+    );
+    expect(await rebateEffects()).toEqual([]);
+
+    // Its details entered: registered (outside any transaction: the guard), saved, and the rebates paid there.
+    const before = registrations().length;
+    const entered = await addMethod(user, 'ach', ACCOUNT);
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect(entered.json()).toMatchObject({ message: 'ACH details saved', rebatesPaid: { count: 2, amountCents: 1_950 }, pendingRebates: { count: 0, amountCents: 0 }, methods: [{ method: 'ach', detail: '•••• 2853', needsDetails: false }] });
+    expect(registrations().length - before).toBe(1);
+    const destination = (await methodRow(database.db, user.id, 'ach'))!.destinationRef!;
+    expect(destination).toMatch(DEMO_DESTINATION);
+    expect((await rebateRows()).every((r) => r.status === 'processed' && r.payoutMethod === 'ach' && r.journalId !== null)).toBe(true);
+    await app.effects.drain();
+    const sent = (await rebateEffects()).map((e) => e.reference);
+    expect(sent).toHaveLength(2);
+    for (const reference of sent) expect(paid(reference)).toEqual([expect.objectContaining({ amountCents: 975, destination })]);
+  });
+
   it('a payout written before decision 168 (no destination in its row) still drains in demo mode: the destination is unknown', async () => {
     const user = await signUp(app, database.db);
     const transactionId = randomUUID();

@@ -1,7 +1,7 @@
 // Payout methods (settings → Payout Methods): add, remove, choose the preferred one. Each change
 // is one transaction that locks the user row first (the lock order of every service), so two
 // tabs changing methods at once are serialised rather than racing on "who is preferred".
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { payoutNotAllowedMessage } from '../../../core/cashout';
 import { payoutDetail, type PayoutDetailInput, type PayTo } from '../../../core/payout-details';
@@ -10,6 +10,7 @@ import type { PayoutMethod, PlanId } from '../../../core/plans';
 import {
   payoutMethodAdded,
   payoutMethodAlreadyAdded,
+  payoutMethodDetailsSaved,
   payoutMethodNotSaved,
   payoutMethodPreferred,
   payoutMethodRemoved,
@@ -60,6 +61,7 @@ export async function viewPayoutMethods(db: DbOrTx, userId: string): Promise<Pay
               preferred: row.method === user.preferredPayout,
               allowedByPlan: isPayoutMethodAllowed(plan, row.method),
               detail: row.detail,
+              needsDetails: row.destinationRef === null,
             },
           ]
         : [],
@@ -74,7 +76,11 @@ async function answer(tx: Tx, userId: string, message: string, rebatesPaid: Reba
   return { ...(await viewPayoutMethods(tx, userId)), message, rebatesPaid };
 }
 
-/** Why `method` cannot be added for this user, as the transaction below would refuse it; null when it can. */
+/**
+ * Why `method` cannot be added for this user, as the transaction below would refuse it; null when
+ * it can. `alreadySaved`: saved with a registered destination (a method saved without one may have
+ * its details entered, decision 172).
+ */
 function addRefusal(user: { subscription: string; closedAt: Date | null } | undefined, method: PayoutMethod, alreadySaved: boolean): Error | null {
   if (!user) return notFound('Account not found.');
   if (user.closedAt) return unauthorized();
@@ -95,7 +101,7 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
     .select({
       subscription: users.subscription,
       closedAt: users.closedAt,
-      saved: sql<boolean>`exists (select 1 from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method})`,
+      saved: sql<boolean>`exists (select 1 from ${payoutMethods} where ${payoutMethods.userId} = ${userId} and ${payoutMethods.method} = ${method} and ${payoutMethods.destinationRef} is not null)`,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -111,11 +117,21 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
  * Spec §4: added as active with last_used now; the first one becomes preferred. Where the money
  * goes (`detail`, and for ACH the bank's `routingNumber`, decision 171) is checked, registered with
  * the payout provider (decision 168) and kept masked; it is optional for API clients of before
- * issue 22 (sending neither: no destination is registered then). A routing number without its
- * account number, an ACH account without its routing number, or a routing number for another
- * method is refused (400, naming the field) before anything else.
+ * issue 22 (sending neither: no destination is registered then, and nothing can be paid to the
+ * method until its details are entered, decision 172). A routing number without its account
+ * number, an ACH account without its routing number, or a routing number for another method is
+ * refused (400, naming the field) before anything else.
+ *
+ * Decision 172: a method already saved without a destination takes the details sent with it
+ * (status 200, the method otherwise unchanged) and pays the pending rebates if it is the preferred
+ * one; one saved with a destination is `409 already_added`, as before.
  */
-export async function addPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod, input: PayoutDetailInput = {}): Promise<PayoutMethodChange> {
+export async function addPayoutMethod(
+  app: FastifyInstance,
+  userId: string,
+  method: PayoutMethod,
+  input: PayoutDetailInput = {},
+): Promise<{ status: 200 | 201; change: PayoutMethodChange }> {
   let detail: string | null = null;
   let destinationRef: string | null = null;
   if (input.detail !== undefined || input.routingNumber !== undefined) {
@@ -124,7 +140,7 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
     detail = checked.stored;
     destinationRef = await registerDestination(app, userId, method, checked.payTo);
   }
-  return afterCommit(app, await inTransaction(app.db, async (tx) => {
+  const result = await inTransaction(app.db, async (tx) => {
     const now = app.now();
     const user = await lockUser(tx, userId);
     const plan = user.subscription as PlanId;
@@ -134,7 +150,22 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
       .values({ userId, method, status: 'active', lastUsed: now, createdAt: now, detail, destinationRef })
       .onConflictDoNothing()
       .returning({ method: payoutMethods.method });
-    if (inserted.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');
+    if (inserted.length === 0) {
+      // Saved already: its details are entered now if it has no destination yet (decision 172).
+      // One registered meanwhile (another tab) keeps its own: the registration made for this
+      // request is left unused, as after any save that fails.
+      const completed = destinationRef === null
+        ? []
+        : await tx
+            .update(payoutMethods)
+            .set({ detail, destinationRef })
+            .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, method), isNull(payoutMethods.destinationRef)))
+            .returning({ method: payoutMethods.method });
+      if (completed.length === 0) throw conflict(payoutMethodAlreadyAdded(method), 'already_added');
+      await tx.update(users).set({ lastUpdated: now }).where(eq(users.id, userId));
+      const paid = await payPendingRebates(tx, userId, user.preferredPayout, now);
+      return { status: 200 as const, change: await answer(tx, userId, payoutMethodDetailsSaved(method), paid) };
+    }
     const preferred = user.preferredPayout ?? method;
     if (!user.preferredPayout) {
       await tx.update(users).set({ preferredPayout: method, lastUpdated: now }).where(eq(users.id, userId));
@@ -142,8 +173,10 @@ export async function addPayoutMethod(app: FastifyInstance, userId: string, meth
       await tx.update(users).set({ lastUpdated: now }).where(eq(users.id, userId));
     }
     const paid = await payPendingRebates(tx, userId, preferred, now);
-    return answer(tx, userId, payoutMethodAdded(method), paid);
-  }));
+    return { status: 201 as const, change: await answer(tx, userId, payoutMethodAdded(method), paid) };
+  });
+  afterCommit(app, result.change);
+  return result;
 }
 
 /** Rebates paid by the transaction go out through the payout adapter once it has committed. */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
-import { addSource, completeWithQuote, registerUser, startCombine, type ApiUser } from '../../../../tests/helpers/api-client';
+import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, type ApiUser } from '../../../../tests/helpers/api-client';
 import { payoutMethods, rebates, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { rowsOf } from '../../ledger/post-journal';
@@ -157,7 +157,8 @@ describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
     expect((await user.request('GET', '/api/payout-methods')).json().pendingRebates).toEqual({ count: 1, amountCents: 975 });
 
     const payoutsBefore = await payoutsBalance(t);
-    const added = await user.request('POST', '/api/payout-methods', { method: 'ach' });
+    // With its details: a rebate is paid only to a destination the payout provider registered (decision 172).
+    const added = await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach);
     expect(added.json()).toMatchObject({ rebatesPaid: { count: 1, amountCents: 975 }, pendingRebates: { count: 0, amountCents: 0 } });
     const [paid] = await t.database.db.select().from(rebates).where(eq(rebates.combineId, combineId));
     expect(paid).toMatchObject({ status: 'processed', payoutMethod: 'ach', rebateAmountCents: 975 });

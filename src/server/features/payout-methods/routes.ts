@@ -33,16 +33,19 @@ export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Add a payout method the plan allows (the first becomes preferred); its details are registered with the payout provider',
+        description:
+          'Answers 201 with the method added. A method already saved without details (no destination registered with the payout provider: saved before decision 168, or without `detail`) takes the details sent with it and answers 200: cash-outs and rebates can then be paid to it (decision 172). A method already saved with details is 409 `already_added`: remove it first to change them.',
         body: addPayoutMethodRequest,
         // 501 and 503: the payout provider's registration of the details (decision 168), refused in live mode or unanswered; nothing is saved.
         // 429: more registrations than a person makes (lib/money-limits.ts).
-        response: { 201: payoutMethodChange, 429: errorResponse, 501: errorResponse, 503: errorResponse, ...errors },
+        response: { 200: payoutMethodChange, 201: payoutMethodChange, 429: errorResponse, 501: errorResponse, 503: errorResponse, ...errors },
       },
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
       const { method, detail, routingNumber } = request.body;
-      return reply.status(201).send(await addPayoutMethod(app, userId, method, { detail, routingNumber }));
+      const added = await addPayoutMethod(app, userId, method, { detail, routingNumber });
+      return reply.status(added.status).send(added.change);
     },
   );
 

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
-import { insertFundedCard } from '../../../../tests/helpers/fixtures';
+import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
 import { subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { rowsOf } from '../../ledger/post-journal';
@@ -205,6 +205,7 @@ describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, (
 
     // Still Premium before the end: PayPal cash-outs work.
     const cardId = await insertFundedCard(t.database.db, user.id, 1_000);
+    await insertPayoutMethod(t.database.db, user.id, 'paypal');
     const paypal = () => user.request('POST', '/api/cashouts', { cardId, amountCents: 100, payoutMethod: 'paypal' }, { 'idempotency-key': randomUUID() });
     expect((await paypal()).statusCode).toBe(201);
 

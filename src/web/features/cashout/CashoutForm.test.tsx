@@ -169,7 +169,7 @@ describe('cash-out form', () => {
   });
 
   it('a saved preferred method is chosen and its details are not asked again', async () => {
-    fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })) });
+    fakeApi({ 'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] })) });
     renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
     await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
     expect(screen.queryByLabelText(/^Bank account number/)).toBeNull();
@@ -196,10 +196,78 @@ describe('cash-out form', () => {
   });
 });
 
+// Decision 172: a payout goes only to a destination the payout provider knows.
+describe('a payout method without a registered destination', () => {
+  const needsDetails = {
+    status: 409,
+    body: { error: { code: 'payout_method_needs_details', message: 'We need your ACH details again before we can pay to it. Enter them in Account Settings → Payout Methods, or on the cash-out form, then try again. Nothing was cashed out.' } },
+  };
+  const confirm = async (user: ReturnType<typeof renderPage>['user']) => {
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
+  };
+
+  it('the server refusing it: its message stays beside the method, with a link to Settings; the details entered, the retry saves them, then cashes out', async () => {
+    // The profile said ACH had its details (saved in another tab without them, say); the server knows better.
+    let cashouts = 0;
+    const api = fakeApi({
+      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] })),
+      'POST /api/payout-methods': { status: 200, body: {} },
+      'POST /api/cashouts': () => (++cashouts === 1 ? needsDetails : cashoutAnswer(10_000)),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
+    await confirm(user);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(needsDetails.body.error.message);
+    expect(within(alert).getByRole('link', { name: 'Go to Payout Methods' }).getAttribute('href')).toBe('/settings?tab=payout-methods');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // The fields are asked now, for the saved method, and the amount is kept for the retry.
+    const routing = await screen.findByLabelText(/^Routing number/);
+    expect(document.getElementById('payout-detail-ach-hint')?.textContent).toContain('We need your ACH details again before we can pay to it.');
+    expect((screen.getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('100');
+    await user.type(routing, '021000021');
+    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
+    await confirm(user);
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // Refused (nothing moved), then the details saved with the method, then the cash-out again, with a new key.
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/cashouts', '/api/payout-methods', '/api/cashouts']);
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', detail: '000123456789', routingNumber: '021000021' }]);
+  });
+
+  it('a saved method the profile marks: "details needed" in the list, the fields asked at once, saved before the cash-out', async () => {
+    const api = fakeApi({
+      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: true }] })),
+      'POST /api/payout-methods': { status: 200, body: {} },
+      'POST /api/cashouts': cashoutAnswer(10_000),
+    });
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
+    expect(within(screen.getByLabelText(/^Payout method/)).getAllByRole('option').map((o) => o.textContent)).toEqual(['Select a payout method', 'ACH (•••• 6789, details needed)']);
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
+    await user.type(screen.getByLabelText(/^Bank account number/), '000111122');
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
+    // Where the money goes now: the account just entered.
+    expect(dialog.textContent).toContain('to ACH (•••• 1122)?');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Cash Out' }));
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
+  });
+});
+
 describe('cash-out dialogs and focus', () => {
   it('after the confirmation and the success modal, Done puts focus back on the Cash Out button, not on the page body', async () => {
     fakeApi({
-      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })),
+      'GET /api/session': session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] })),
       'POST /api/cashouts': cashoutAnswer(10_000),
     });
     const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);

@@ -67,10 +67,17 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     [profile?.payoutMethods],
   );
   const choices = useMemo(() => cashoutMethodChoices(plan, saved), [plan, saved]);
+  const savedEntry = (method: PayoutMethod) => profile?.payoutMethods.find((m) => m.method === method && m.status === 'active') ?? null;
   // Each saved method's details ("•••• 6789"), so the user sees where the money goes before it does.
-  const savedDetail = (method: PayoutMethod) => profile?.payoutMethods.find((m) => m.method === method && m.status === 'active')?.detail ?? null;
+  const savedDetail = (method: PayoutMethod) => savedEntry(method)?.detail ?? null;
+  // Decision 172: the server refused a cash-out to this method because the payout provider has no
+  // destination for it (its details are asked again); its message stays beside the fields.
+  const [refused, setRefused] = useState<{ method: PayoutMethod; message: string } | null>(null);
+  // A saved method without a destination (saved before decision 168, or without details) is paid
+  // only once its details are entered again; the server's refusal says so when the profile did not.
+  const savedWithoutDetails = (method: PayoutMethod) => saved.includes(method) && ((savedEntry(method)?.needsDetails ?? false) || refused?.method === method);
   const methodLabel = (method: PayoutMethod) => {
-    const shown = savedDetail(method);
+    const shown = [savedDetail(method), savedWithoutDetails(method) ? 'details needed' : null].filter(Boolean).join(', ');
     return shown ? `${PAYOUT_METHOD_LABELS[method]} (${shown})` : PAYOUT_METHOD_LABELS[method];
   };
   const preferred = profile?.preferredPayout ?? null;
@@ -141,7 +148,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
 
   const [pending, setPending] = useState<Pending | null>(null);
 
-  const needsDetail = isPayoutMethod(method) && !saved.includes(method);
+  // Asked on first use (saved before the cash-out), and again for a saved method without a destination (decision 172).
+  const needsDetail = isPayoutMethod(method) && (!saved.includes(method) || savedWithoutDetails(method) || refused?.method === method);
 
   const onSubmit = (values: FormValues) => {
     const amount = parseMoneyInput(values.amount);
@@ -164,6 +172,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
   // button as busy, and would save a new payout method twice (409).
   const confirm = useSingleFlight(async () => {
     if (!pending) return;
+    const chosen = pending.payoutMethod;
     try {
       const answer = await createCashout.mutateAsync({
         cardId: pending.cardId,
@@ -173,10 +182,16 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
         newMethod: pending.newMethod ?? undefined,
       });
       setPending(null);
+      setRefused(null);
       setSuccess(answer);
       toast.success(CASHOUT_SUCCESS_MESSAGE);
     } catch (error) {
       setPending(null);
+      // Decision 172: nothing moved; the details are asked beside the method, for a retry.
+      if (error instanceof ApiError && error.code === 'payout_method_needs_details') {
+        setRefused({ method: chosen, message: error.message });
+        return;
+      }
       // A refusal the server explains (4xx, 501) is shown as is; anything else is the spec's.
       toast.error(
         error instanceof ApiError && error.status >= 400 && error.status < 500
@@ -303,12 +318,21 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
           }
         />
 
+        {refused && refused.method === method && (
+          <Notice tone="warning" role="alert">
+            {refused.message} <Link to="/settings?tab=payout-methods">Go to Payout Methods</Link>
+          </Notice>
+        )}
         {needsDetail && isPayoutMethod(method) && (
           <PayoutDetailFields
             method={method}
             details={details}
             ids={{ routingNumber: 'payout-routing-number', detail: `payout-detail-${method}` }}
-            detailHint={`First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`}
+            detailHint={
+              saved.includes(method)
+                ? `We need your ${PAYOUT_METHOD_LABELS[method]} details again before we can pay to it. ${PAYOUT_DETAIL_FIELDS[method].hint} They are saved with the method.`
+                : `First cash-out to ${PAYOUT_METHOD_LABELS[method]}: ${PAYOUT_DETAIL_FIELDS[method].hint} It is saved as a payout method.`
+            }
           />
         )}
 

@@ -7,7 +7,7 @@ import { PayoutMethodsPanel } from './PayoutMethodsPanel';
 
 // Settings → Payout Methods (spec §2, §4, §5).
 
-const ach = { method: 'ach' as const, label: 'ACH', status: 'active' as const, lastUsed: null, createdAt: '2026-11-27T12:00:00.000Z', preferred: true, allowedByPlan: true, detail: '•••• 6789' };
+const ach = { method: 'ach' as const, label: 'ACH', status: 'active' as const, lastUsed: null, createdAt: '2026-11-27T12:00:00.000Z', preferred: true, allowedByPlan: true, detail: '•••• 6789', needsDetails: false };
 const withAch: PayoutMethodsView = { methods: [ach], preferredPayout: 'ach', allowedMethods: ['ach'], pendingRebates: { count: 0, amountCents: 0 } };
 const none: PayoutMethodsView = { ...withAch, methods: [], preferredPayout: null };
 
@@ -17,7 +17,7 @@ describe('Settings → Payout Methods', () => {
       'GET /api/payout-methods': { body: withAch },
       'DELETE /api/payout-methods/ach': { body: { ...none, message: 'ACH removed as a payout method', rebatesPaid: { count: 0, amountCents: 0 } } },
     });
-    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789' }] })} />, { path: '/settings' });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] })} />, { path: '/settings' });
     await user.click(await screen.findByRole('button', { name: 'Remove ACH' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Remove ACH?' })).getByRole('button', { name: 'Remove' }));
     expect(await screen.findByText('You have no payout methods yet.')).toBeTruthy();
@@ -133,5 +133,35 @@ describe('Settings → Payout Methods', () => {
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('PayPal added as a payout method')).toBeTruthy();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
+  });
+
+  // Decision 172: a saved method without a destination is marked, and its details entered in place.
+  it('a saved method without details is marked "Details needed", with the rebates waiting for it; Enter details sends them and clears the mark', async () => {
+    const bare = { ...ach, detail: null, needsDetails: true };
+    const waiting: PayoutMethodsView = { ...withAch, methods: [bare], pendingRebates: { count: 1, amountCents: 975 } };
+    const api = fakeApi({
+      'GET /api/payout-methods': { body: waiting },
+      'POST /api/payout-methods': { status: 200, body: { ...withAch, message: 'ACH details saved', rebatesPaid: { count: 1, amountCents: 975 } } },
+    });
+    const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach' })} />, { path: '/settings' });
+    const row = (await screen.findByText('Details needed')).closest('li')!;
+    expect(row.textContent).toContain('Nothing can be paid to ACH, cash-out or rebate, until you enter its details again.');
+    expect(screen.getByText(/in BNPL rebates will be paid as soon as/).textContent).toContain('$9.75 in BNPL rebates will be paid as soon as you enter the details of ACH, your preferred method.');
+    // Not offered again in the add form: it is saved.
+    expect(screen.queryByRole('option', { name: 'ACH' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Enter details of ACH' }));
+    const form = screen.getByRole('form', { name: 'Details of ACH' });
+    await user.click(within(form).getByRole('button', { name: 'Save details' }));
+    expect(await within(form).findByText('Enter the 9-digit routing number of your bank.')).toBeTruthy();
+    expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
+    await user.type(within(form).getByLabelText(/^Routing number/), '021000021');
+    await user.type(within(form).getByLabelText(/^Bank account number/), '000123456789');
+    await user.click(within(form).getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText('ACH details saved')).toBeTruthy();
+    expect(await screen.findByText('Your pending BNPL rebate of $9.75 was paid to ACH.')).toBeTruthy();
+    expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', routingNumber: '021000021', detail: '000123456789' }]);
+    await waitFor(() => expect(screen.queryByText('Details needed')).toBeNull());
+    expect(screen.queryByRole('form', { name: 'Details of ACH' })).toBeNull();
   });
 });

@@ -26,6 +26,7 @@ const DATE_TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeSt
 
 const FAILURES = {
   add: PAYOUT_METHOD_MESSAGES.addFailed,
+  details: PAYOUT_METHOD_MESSAGES.detailsFailed,
   remove: PAYOUT_METHOD_MESSAGES.removeFailed,
   prefer: PAYOUT_METHOD_MESSAGES.preferredFailed,
 } as const;
@@ -53,6 +54,11 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   const routingId = useId();
   const [choice, setChoice] = useState('');
   const entered = usePayoutDetails();
+  // Decision 172: the saved method whose details are being entered again, and what is typed.
+  const [completing, setCompleting] = useState<PayoutMethod | null>(null);
+  const again = usePayoutDetails();
+  const againDetailId = useId();
+  const againRoutingId = useId();
   const [busy, setBusy] = useState<string | null>(null);
   // The method whose removal waits for the user's confirmation (decision 169).
   const [removing, setRemoving] = useState<PayoutMethodsEntry | null>(null);
@@ -61,7 +67,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   // heading rather than to the page's body.
   const heading = useRef<HTMLHeadingElement>(null);
 
-  const run = (action: 'add' | 'remove' | 'prefer', method: PayoutMethod, details: PayoutDetailInput = {}) => {
+  const run = (action: 'add' | 'details' | 'remove' | 'prefer', method: PayoutMethod, details: PayoutDetailInput = {}) => {
     setBusy(`${action}:${method}`);
     change.mutate(
       { action, method, ...details },
@@ -75,6 +81,10 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           if (action === 'add') {
             setChoice('');
             entered.reset();
+          }
+          if (action === 'details') {
+            setCompleting(null);
+            again.reset();
           }
           if (action !== 'add') heading.current?.focus();
         },
@@ -104,9 +114,18 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
     if (checked) run('add', choice, checked.input);
   };
 
+  const saveDetails = (event: FormEvent) => {
+    event.preventDefault();
+    if (!completing) return;
+    const checked = again.check(completing);
+    if (checked) run('details', completing, checked.input);
+  };
+
   const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
   // The picker offers only what can still be added (issue 22).
   const addable = plan.payoutMethods.filter((m) => !methods.data?.methods.some((saved) => saved.method === m));
+  // Rebates go to the preferred method: without a destination they wait for its details (decision 172).
+  const preferredWithoutDetails = methods.data?.methods.find((m) => m.preferred && m.needsDetails) ?? null;
 
   return (
     <div className="settings-panel">
@@ -123,7 +142,8 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
           {methods.data.pendingRebates.count > 0 && (
             <Notice tone="info" title="A rebate is waiting for you">
               <p>
-                {formatUsd(methods.data.pendingRebates.amountCents)} in BNPL rebates will be paid as soon as you add a payout method.
+                {formatUsd(methods.data.pendingRebates.amountCents)} in BNPL rebates will be paid as soon as{' '}
+                {preferredWithoutDetails ? `you enter the details of ${preferredWithoutDetails.label}, your preferred method.` : 'you add a payout method.'}
               </p>
             </Notice>
           )}
@@ -140,10 +160,27 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                       {entry.preferred && <Badge tone="brand">Preferred</Badge>}
                       <Badge tone={entry.status === 'active' ? 'success' : 'neutral'}>{entry.status === 'active' ? 'Active' : 'Inactive'}</Badge>
                       {!entry.allowedByPlan && <Badge tone="warning">Not on the {plan.name} plan</Badge>}
+                      {entry.needsDetails && <Badge tone="warning">Details needed</Badge>}
                     </span>
                     {entry.lastUsed && <span className="text-small text-muted">Last used {DATE_TIME.format(new Date(entry.lastUsed))}</span>}
+                    {entry.needsDetails && (
+                      <span className="text-small">Nothing can be paid to {entry.label}, cash-out or rebate, until you enter its details again.</span>
+                    )}
                   </div>
                   <div className="button-row">
+                    {entry.needsDetails && entry.allowedByPlan && completing !== entry.method && (
+                      <Button
+                        size="sm"
+                        disabled={busy !== null}
+                        onClick={() => {
+                          again.reset();
+                          setCompleting(entry.method);
+                        }}
+                        aria-label={`Enter details of ${entry.label}`}
+                      >
+                        Enter details
+                      </Button>
+                    )}
                     {!entry.preferred && entry.allowedByPlan && (
                       <Button size="sm" variant="secondary" loading={busy === `prefer:${entry.method}`} disabled={busy !== null} onClick={() => run('prefer', entry.method)} aria-label={`Set ${entry.label} as preferred`}>
                         Set as Preferred
@@ -153,6 +190,19 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
                       Remove
                     </Button>
                   </div>
+                  {completing === entry.method && (
+                    <form className="payout-add payout-details-again" onSubmit={saveDetails} noValidate aria-label={`Details of ${entry.label}`}>
+                      <PayoutDetailFields method={entry.method} details={again} ids={{ routingNumber: againRoutingId, detail: againDetailId }} />
+                      <div className="button-row">
+                        <Button type="submit" loading={busy === `details:${entry.method}`} disabled={busy !== null}>
+                          Save details
+                        </Button>
+                        <Button variant="ghost" disabled={busy !== null} onClick={() => setCompleting(null)}>
+                          Cancel
+                        </Button>
+                      </div>
+                    </form>
+                  )}
                 </li>
               ))}
             </ul>

@@ -34,7 +34,11 @@ export function eligibleCards(cards: readonly Card[]): Card[] {
     .sort((a, b) => b.remainingAmountCents - a.remainingAmountCents);
 }
 
-/** A method used for the first time is saved first, with where the money goes (issue 22; for ACH, with its bank's routing number, decision 171). */
+/**
+ * A method used for the first time is saved first, with where the money goes (issue 22; for ACH, with
+ * its bank's routing number, decision 171); a saved one without a destination gets its details the
+ * same way (POST /api/payout-methods answers 200, decision 172).
+ */
 export type NewPayoutMethod = { method: CreateCashoutRequest['payoutMethod']; detail: string; routingNumber?: string };
 
 /** The method was saved meanwhile with other details than the ones entered for this cash-out. */

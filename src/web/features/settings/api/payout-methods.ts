@@ -13,14 +13,15 @@ export function usePayoutMethods() {
   return useQuery({ queryKey: payoutMethodsQueryKey, queryFn: () => api<PayoutMethodsView>('/api/payout-methods') });
 }
 
-// `detail` and, for ACH, `routingNumber`: where the money goes, sent with a new method (decision 171).
-type Change = { action: 'add' | 'remove' | 'prefer'; method: PayoutMethod; detail?: string; routingNumber?: string };
+// `detail` and, for ACH, `routingNumber`: where the money goes, sent with a new method (decision 171),
+// or for a saved method without a destination ('details': the same POST, answered 200, decision 172).
+type Change = { action: 'add' | 'details' | 'remove' | 'prefer'; method: PayoutMethod; detail?: string; routingNumber?: string };
 
 export function useChangePayoutMethod() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ action, method, detail, routingNumber }: Change) =>
-      action === 'add'
+      action === 'add' || action === 'details'
         ? api<PayoutMethodChange>('/api/payout-methods', { method: 'POST', body: { method, ...(routingNumber === undefined ? {} : { routingNumber }), ...(detail === undefined ? {} : { detail }) } })
         : action === 'remove'
           ? api<PayoutMethodChange>(`/api/payout-methods/${encodeURIComponent(method)}`, { method: 'DELETE' })
