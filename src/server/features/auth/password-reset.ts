@@ -90,20 +90,16 @@ export async function confirmPasswordReset(
   mailer: Mailer,
   input: { token: string; password: string; now: Date; ip: string; appUrl: string },
 ): Promise<{ userId: string }> {
-  const passwordHash = await hashPassword(input.password);
+  const liveToken = and(eq(passwordResetTokens.tokenHash, hashToken(input.token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, input.now));
+  // The link first (one indexed read), the new password's hash after: a made-up or spent token costs
+  // no argon2id (decision 177), and the hash is counted against the caller's address in the pool's
+  // fair queue (decision 080), as every other hash is.
+  const [live] = await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(liveToken);
+  if (!live) throw invalidResetToken();
+  const passwordHash = await hashPassword(input.password, input.ip);
   return inTransaction(db, async (tx) => {
     // Claiming the token is one conditional update: of two concurrent uses, only one succeeds.
-    const [claimed] = await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: input.now })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashToken(input.token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, input.now),
-        ),
-      )
-      .returning({ userId: passwordResetTokens.userId });
+    const [claimed] = await tx.update(passwordResetTokens).set({ usedAt: input.now }).where(liveToken).returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw invalidResetToken();
     const [user] = await tx
       .update(users)
