@@ -295,6 +295,38 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   expect(me).toMatchObject({ preferredPayout: null, payoutMethods: [] });
 });
 
+// Decision 172: a payout goes only to a destination the payout provider knows. A method saved
+// without details (an API client of before issue 22) is marked, refused before any money moves,
+// and its details, asked on the cash-out form, are saved with it before the cash-out.
+test('a method saved without details: marked in Settings, refused by the API, its details asked and saved on the cash-out form', async ({ page }) => {
+  await register(page);
+  const card = await createCard(page.request, '100');
+  await ok(await page.request.post('/api/payout-methods', { data: { method: 'ach' } }));
+  const refused = await page.request.post('/api/cashouts', { data: { cardId: card.id, amountCents: 1_000, payoutMethod: 'ach' }, headers: { 'idempotency-key': randomUUID() } });
+  expect(refused.status()).toBe(409);
+  expect((await refused.json()).error.code).toBe('payout_method_needs_details');
+
+  await page.goto('/settings?tab=payout-methods');
+  const row = page.getByRole('tabpanel', { name: 'Payout Methods' }).getByRole('listitem').filter({ hasText: 'ACH' });
+  await expect(row).toContainText('Details needed');
+  await expect(row.getByRole('button', { name: 'Enter details of ACH' })).toBeVisible();
+
+  await page.goto('/cashout');
+  const method = page.getByLabel('Payout method');
+  await expect(method).toHaveValue('ach');
+  await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH (details needed)']);
+  await page.getByLabel('Routing number').fill('021000021');
+  await page.getByLabel('Bank account number').fill('000123456789');
+  await expectAxeClean(page, '/cashout with details needed');
+  const done = await cashOut(page, '10.00');
+  await expect(done).toContainText('$9.90');
+  await done.getByRole('button', { name: 'Done' }).click();
+  const saved = await ok<{ methods: Array<{ method: string; detail: string | null; needsDetails: boolean }> }>(await page.request.get('/api/payout-methods'));
+  expect(saved.methods).toEqual([expect.objectContaining({ method: 'ach', detail: '•••• 6789', needsDetails: false })]);
+  await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH (•••• 6789)']);
+  await expect(page.getByLabel('Routing number')).toHaveCount(0);
+});
+
 test('subscription: plan, loyalty and next billing date, then cancel with the confirm modal', async ({ page }) => {
   await register(page);
   await page.goto('/settings?tab=subscription');
