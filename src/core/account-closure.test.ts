@@ -40,7 +40,7 @@ describe('accountClosureRefusal', () => {
     expect(accountClosureRefusal({ cards: [spendable(0)], pendingRebatesCents: 320 })).toMatchObject({
       status: 409,
       code: 'rebates_pending',
-      message: '$3.20 of buy-now-pay-later rebates is waiting to be paid to you. Add a payout method under Payout Methods to receive it, then close your account.',
+      message: '$3.20 of buy-now-pay-later rebates is waiting to be paid to you. Add a payout method, or enter your preferred method’s details, under Payout Methods to receive it, then close your account.',
     });
   });
 

@@ -14,14 +14,14 @@ export type ClosureFacts = {
    * or not (unfreezing is the user's to do).
    */
   cards: readonly { remainingCents: number; spendable: boolean }[];
-  /** Rebates owed to the user and not yet paid, because the account has no preferred payout method. */
+  /** Rebates owed to the user and not yet paid: no preferred payout method, or one without its details (decision 172). */
   pendingRebatesCents: number;
 };
 
 export const ACCOUNT_CLOSURE_MESSAGES = {
   balance: (cents: number) => `Your cards still hold ${formatUsd(cents)}. Cash it out or spend it before you close your account.`,
   rebates: (cents: number) =>
-    `${formatUsd(cents)} of buy-now-pay-later rebates is waiting to be paid to you. Add a payout method under Payout Methods to receive it, then close your account.`,
+    `${formatUsd(cents)} of buy-now-pay-later rebates is waiting to be paid to you. Add a payout method, or enter your preferred method’s details, under Payout Methods to receive it, then close your account.`,
   belowCashout: (cents: number) =>
     `Your cards still hold ${formatUsd(cents)}, on cards that can no longer be spent and less than the smallest cash-out (${formatUsd(CASHOUT_MIN_AMOUNT_CENTS)}). Contact support to have it paid to you, then close your account.`,
 } as const;

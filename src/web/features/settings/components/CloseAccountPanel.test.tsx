@@ -93,7 +93,7 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('$9.75 of buy-now-pay-later rebates is waiting to be paid to you.');
-    expect(within(alert).getByRole('link', { name: 'Add a payout method' }).getAttribute('href')).toBe('/settings?tab=payout-methods');
+    expect(within(alert).getByRole('link', { name: 'Go to Payout Methods' }).getAttribute('href')).toBe('/settings?tab=payout-methods');
   });
 
   it('when only cents no one can cash out are left, links to support, not to Cash Out', async () => {

@@ -70,7 +70,7 @@ export function CloseAccountPanel() {
           <Notice tone="error" role="alert">
             {refusal.message}{' '}
             {refusal.code === 'account_has_balance' && <Link to="/cashout">Go to Cash Out</Link>}
-            {refusal.code === 'rebates_pending' && <Link to="/settings?tab=payout-methods">Add a payout method</Link>}
+            {refusal.code === 'rebates_pending' && <Link to="/settings?tab=payout-methods">Go to Payout Methods</Link>}
             {refusal.code === 'balance_below_cashout' && <Link to="/support">Contact support</Link>}
           </Notice>
         </div>
