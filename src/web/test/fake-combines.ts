@@ -214,7 +214,8 @@ export function fakeCombines(options: { remaining?: number | null; boostsAvailab
       const request = body as Choices;
       const q = quote(request);
       completed += 1;
-      combine = { ...current(), status: 'completed', completedAt: NOW };
+      const made = { id: 'card-1', status: 'active', frozen: false, type: request.cardType, last4: '4321', network: 'visa', originalAmountCents: q.cardAmountCents, remainingAmountCents: q.cardAmountCents, amountSpentCents: 0, issuedAt: NOW, promoApplied: false };
+      combine = { ...current(), status: 'completed', completedAt: NOW, cardId: made.id, card: made };
       const result: CompleteCombineResponse = {
         combine: current(),
         quote: q,

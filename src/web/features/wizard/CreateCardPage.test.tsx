@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import CreateCardPage from './CreateCardPage';
 import { fakeApi, renderPage } from '../../test/render';
+import type { FakeHandler } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
 import { fakeCombines } from '../../test/fake-combines';
 
@@ -358,5 +359,94 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(screen.getByRole('button', { name: 'Create Virtual Card' })).toHaveProperty('disabled', true);
     await user.click(within(notice).getByRole('button', { name: 'Start a new card' }));
     expect(await heading('Amount')).toBeTruthy();
+  });
+
+  it('a reload while the card is being created says the card was made, instead of an empty wizard (decision 178)', async () => {
+    const server = fakeCombines();
+    // The server makes the card at once; its answer is held, as a reload cuts the page off from it.
+    const complete = server.routes['POST /api/combines/combine-1/complete'] as FakeHandler;
+    const held = new Promise<never>(() => {});
+    fakeApi({
+      'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
+      ...server.routes,
+      'POST /api/combines/combine-1/complete': async (request) => {
+        await complete(request);
+        return held;
+      },
+    });
+    const { user, router, unmount } = renderPage(<CreateCardPage />, { path: '/create-card' });
+    await toReview(user);
+    await user.click(screen.getByRole('button', { name: 'Create Virtual Card' }));
+    await heading('Processing');
+    await waitFor(() => expect(router.state.location.search).toBe('?combine=combine-1&step=6'));
+    expect(server.completed()).toBe(1);
+
+    const address = `${router.state.location.pathname}${router.state.location.search}`;
+    unmount();
+    renderPage(<CreateCardPage />, { path: address });
+    expect(await heading('Your card was created')).toBeTruthy();
+    expect(screen.getByText(/Your Visa card ending 4321 was created with \$99\.90 on it\. Nothing more is charged for it\./)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to My Cards' }).getAttribute('href')).toBe('/my-cards');
+    expect(screen.getByRole('link', { name: 'View details' }).getAttribute('href')).toBe('/history/combine-1');
+    expect(screen.queryByRole('button', { name: 'Create Virtual Card' })).toBeNull();
+    expect(screen.queryByText('Could not find the saved combine.')).toBeNull();
+  });
+
+  it('a double click on Continue starts one draft (step 1), and sends the BNPL one-time card once (step 4)', async () => {
+    const { user, api } = setup();
+    await heading('Amount');
+    await amountStep(user, '100', '0');
+    const continueButton = screen.getByRole('button', { name: 'Continue' });
+    fireEvent.click(continueButton);
+    fireEvent.click(continueButton);
+    await heading('Sources');
+    expect(api.bodiesOf('POST', '/api/combines')).toHaveLength(1);
+
+    await user.selectOptions(screen.getByLabelText(/^Source type/), 'bnpl');
+    await user.selectOptions(screen.getByLabelText(/^Provider/), 'zip');
+    await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await heading('BNPL Setup');
+    const created = screen.getByRole('button', { name: /created the card/ });
+    fireEvent.click(created);
+    fireEvent.click(created);
+    await heading('BNPL Checkout');
+    expect(api.bodiesOf('PATCH', '/api/combines/combine-1')).toHaveLength(1);
+
+    await user.type(screen.getByLabelText(/^Card number/), '4111111111111111');
+    await user.type(screen.getByLabelText(/^Expiry/), '12/30');
+    await user.type(screen.getByLabelText(/^CVV/), '123');
+    const toReviewButton = screen.getByRole('button', { name: /Continue to review/ });
+    fireEvent.click(toReviewButton);
+    fireEvent.click(toReviewButton);
+    await heading('Review and create');
+    expect(api.sent.filter((r) => r.method === 'POST' && r.path.endsWith('/bnpl-card'))).toHaveLength(1);
+  });
+
+  it('the source form is locked while a card is being authorized, so nothing typed meanwhile is lost', async () => {
+    const server = fakeCombines();
+    const add = server.routes['POST /api/combines/combine-1/sources'] as FakeHandler;
+    let release: () => void = () => {};
+    fakeApi({
+      'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
+      ...server.routes,
+      'POST /api/combines/combine-1/sources': async (request) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return add(request);
+      },
+    });
+    const { user } = renderPage(<CreateCardPage />, { path: '/create-card' });
+    await toSources(user);
+    await addCard(user, { amount: '40' });
+    await screen.findByRole('button', { name: /Authorizing/ });
+    // Disabled through the fieldset that holds them (jsdom does not carry that into :disabled).
+    const locked = (field: HTMLElement) => field.closest('fieldset:disabled') !== null;
+    expect(locked(screen.getByLabelText(/^Source type/))).toBe(true);
+    expect(locked(screen.getByLabelText(/^Card number/))).toBe(true);
+    release();
+    expect(await screen.findByText(/Visa •••• 4242/)).toBeTruthy();
+    expect(locked(screen.getByLabelText(/^Source type/))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { Spinner } from '../../ui/Spinner';
 import { AmountStep } from './components/AmountStep';
 import { BnplCheckoutStep } from './components/BnplCheckoutStep';
 import { BnplSetupStep } from './components/BnplSetupStep';
-import { ProcessingStep, SuccessStep } from './components/ResultSteps';
+import { CardAlreadyCreated, ProcessingStep, SuccessStep } from './components/ResultSteps';
 import { ReviewStep } from './components/ReviewStep';
 import { SourcesStep } from './components/SourcesStep';
 import { WizardProgress } from './components/WizardProgress';
@@ -50,14 +50,15 @@ function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; pref
   const wizard = useWizard({ resumeId: opened.draftId, resumeStep: opened.step, prefill });
   const navigate = useNavigate();
   const location = useLocation();
-  const { state, view, machine, resuming, resumeProblem } = wizard;
+  const { state, view, machine, resuming, resumeProblem, completedCombine } = wizard;
 
-  // Keep the draft's id and step in the address, replacing the entry (no history per step). Once
-  // the card is being created or made, the draft is spent: a reload then starts a new card.
+  // Keep the draft's id and step in the address, replacing the entry (no history per step). While
+  // the card is being created it stays, so a reload then finds out what became of it (decision
+  // 178); once the card is made the draft is spent, and a reload starts a new card.
   useEffect(() => {
-    if (resuming || resumeProblem) return;
+    if (resuming || resumeProblem || completedCombine) return;
     const next = new URLSearchParams(params);
-    if (state.combineId !== null && state.step <= 5) {
+    if (state.combineId !== null && state.step <= 6) {
       next.set('combine', state.combineId);
       next.set('step', String(state.step));
     } else {
@@ -66,7 +67,7 @@ function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; pref
     }
     if (next.toString() !== params.toString()) setParams(next, { replace: true, preventScrollReset: true });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only the wizard's own changes write the address
-  }, [state.combineId, state.step, resuming, resumeProblem]);
+  }, [state.combineId, state.step, resuming, resumeProblem, completedCombine]);
 
   // Spec: focus moves to the new step's heading, so keyboard and screen-reader users start there.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -109,6 +110,15 @@ function CreateCardWizard({ resumeId, prefill }: { resumeId: string | null; pref
             <ButtonLink to="/create-card">Start a new card</ButtonLink>
           </div>
         </ErrorState>
+      </section>
+    );
+  }
+
+  if (completedCombine) {
+    return (
+      <section className="page wizard-page">
+        {header}
+        <CardAlreadyCreated combine={completedCombine} onCreateAnother={startOver} />
       </section>
     );
   }

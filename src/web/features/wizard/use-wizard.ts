@@ -94,17 +94,22 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resumeData?.id, resumable]);
 
+  // A combine that has made its card since it was opened (the page was reloaded while the card
+  // was being created, or another tab created it): nothing is left to resume, and the wizard says
+  // what became of it rather than that it cannot be found (decision 178).
+  const completedCombine = options.resumeId !== null && resumeData?.status === 'completed' && state.combineId !== resumeData.id ? resumeData : null;
+
   let resumeProblem: ResumeProblem = null;
   if (options.resumeId !== null) {
     if (resumeQuery.error) {
       const notFound = resumeQuery.error instanceof ApiError && (resumeQuery.error.status === 404 || resumeQuery.error.status === 400);
       resumeProblem = { message: notFound ? WIZARD_MESSAGES.resumeNotFound : WIZARD_MESSAGES.resumeFailed };
-    } else if (resumeData && !resumable && state.combineId !== resumeData.id) {
-      // A combine that was completed meanwhile (e.g. in another tab) is no longer a saved one.
+    } else if (resumeData && !resumable && !completedCombine && state.combineId !== resumeData.id) {
+      // A combine that failed or is no longer a draft is not a saved one.
       resumeProblem = { message: WIZARD_MESSAGES.resumeNotFound };
     }
   }
-  const resuming = options.resumeId !== null && resumeProblem === null && state.combineId !== options.resumeId;
+  const resuming = options.resumeId !== null && resumeProblem === null && completedCombine === null && state.combineId !== options.resumeId;
 
   useEffect(() => {
     if (resumeProblem) toast.error(resumeProblem.message);
@@ -127,7 +132,8 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   }, [sourceCount, state.choices.creationFeeSourceIdx]);
 
   // ----- Step 1 -----
-  const continueFromAmount = useCallback(async () => {
+  // One at a time: a fast double click would start two drafts, one of them left behind.
+  const continueFromAmount = useSingleFlight(async () => {
     if (!state.totals) return;
     try {
       const draft = state.combineId
@@ -138,7 +144,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     } catch (error) {
       toast.error(refusalMessage(error, WIZARD_MESSAGES.startFailed));
     }
-  }, [state.totals, state.combineId, state.amount, updateDraft, createDraft, goTo, toast]);
+  });
 
   // ----- Step 2 -----
   const addSource = useCallback(
@@ -187,7 +193,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   }, [combine, funding, goTo, toast]);
 
   // ----- Step 3 -----
-  const continueFromBnplSetup = useCallback(async () => {
+  const continueFromBnplSetup = useSingleFlight(async () => {
     if (!state.combineId || !combine) return;
     const next = nextStep(machineState(3, combine));
     try {
@@ -196,7 +202,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     } catch (error) {
       toast.error(refusalMessage(error, WIZARD_MESSAGES.saveFailed));
     }
-  }, [state.combineId, combine, updateDraft, goTo, toast]);
+  });
 
   // ----- Step 4 (BNPL checkout) -----
   const submitBnplCard = useCallback(
@@ -317,6 +323,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     funding,
     resuming,
     resumeProblem,
+    completedCombine,
     completedElsewhere: completedElsewhereId !== null && completedElsewhereId === state.combineId,
     actions: {
       ...actions,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { CARD_MESSAGES, groupCardNumber, normaliseCardNumber, validateBnplCardEntry } from '../../../../core/cards';
 import { formatUsd } from '../../../../core/money';
 import type { CombineSource } from '../../../../contracts/combines';
@@ -78,9 +79,16 @@ function BnplCardForm({ source, submitting, onSubmit }: FormProps) {
     if (error?.field === field) setError(null);
   };
 
-  const submit = async (event: FormEvent) => {
+  // One submit at a time: each pre-authorises the one-time card, and a fast double click lands
+  // before `submitting` re-renders the button as busy.
+  const submitOnce = useSingleFlight(() => submit());
+  const onFormSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (submitting) return;
+    void submitOnce();
+  };
+
+  const submit = async () => {
     const entry = validateBnplCardEntry({ cardNumber, expiry, cvv }, new Date());
     if (!entry.ok) {
       setError({ field: FIELD_OF_MESSAGE[entry.message] ?? 'cardNumber', message: entry.message });
@@ -100,7 +108,7 @@ function BnplCardForm({ source, submitting, onSubmit }: FormProps) {
   const errorFor = (field: Field) => (error?.field === field ? error.message : null);
 
   return (
-    <form id="bnpl-card-form" className="card form bnpl-card-form" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="bnpl-card-heading">
+    <form id="bnpl-card-form" className="card form bnpl-card-form" noValidate onSubmit={onFormSubmit} aria-labelledby="bnpl-card-heading">
       <h3 id="bnpl-card-heading" className="wizard-subheading">
         {provider} one-time card for {formatUsd(oneTime)}
       </h3>

@@ -1,5 +1,5 @@
 import { formatUsd } from '../../../../core/money';
-import type { CompleteCombineResponse } from '../../../../contracts/combines';
+import type { Combine, CompleteCombineResponse } from '../../../../contracts/combines';
 import { ButtonLink, Button } from '../../../ui/Button';
 import { cardArtClass } from '../../../ui/card-art';
 import { Icon } from '../../../ui/Icon';
@@ -92,6 +92,40 @@ export function SuccessStep({ result, onCreateAnother }: { result: CompleteCombi
         <Button variant="ghost" onClick={onCreateAnother}>
           Create another card
         </Button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A combine reopened after it made its card: the page was reloaded (or left and reopened) while
+ * the card was being created, or another tab created it. Says the card exists, so nobody makes
+ * it a second time, and leads to it (decision 178).
+ */
+export function CardAlreadyCreated({ combine, onCreateAnother }: { combine: Combine; onCreateAnother: () => void }) {
+  const card = combine.card;
+  return (
+    <div className="card wizard-panel">
+      <h2 className="wizard-heading">Your card was created</h2>
+      <div className="wizard-step-body">
+        <Notice tone="success" title="Card created">
+          {card
+            ? `Your ${networkLabel(card.network)} card ending ${card.last4} was created with ${formatUsd(card.originalAmountCents)} on it.`
+            : 'The card of this combine was created.'}{' '}
+          Nothing more is charged for it.
+        </Notice>
+        <div className="button-row success-actions">
+          <ButtonLink to="/my-cards">
+            <Icon name="card" size={18} />
+            Go to My Cards
+          </ButtonLink>
+          <ButtonLink to={`/history/${encodeURIComponent(combine.id)}`} variant="secondary">
+            View details
+          </ButtonLink>
+          <Button variant="ghost" onClick={onCreateAnother}>
+            Create another card
+          </Button>
+        </div>
       </div>
     </div>
   );

@@ -237,7 +237,8 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       {fullyFunded && (
         <Notice tone="success">Your card total is fully funded. Remove a source if you want to change the mix.</Notice>
       )}
-      <fieldset className="source-form-fields" disabled={fullyFunded}>
+      {/* Locked while a card is being authorized: what was typed meanwhile would be cleared with the form once it is added. */}
+      <fieldset className="source-form-fields" disabled={fullyFunded || adding}>
         <legend className="visually-hidden">Payment source details</legend>
         <div className="form-row">
           <WizardField label="Source type" required error={errorFor('type')}>
