@@ -241,7 +241,7 @@ function Breakdown({ combine, quote, updating }: { combine: Combine; quote: Quot
       </div>
       {quote.promoClaim && (
         <Notice tone="success" title="Launch promo">
-          Launch promo: this card claims one of the remaining spots.
+          This card claims one of the remaining spots: its product fee is already halved below, and so are your product and cash-out fees for the next 12 months.
         </Notice>
       )}
       <dl className="breakdown-list">
