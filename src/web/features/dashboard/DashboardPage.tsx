@@ -31,6 +31,8 @@ const QUICK_LINKS: readonly { to: string; label: string; icon: IconName }[] = [
 
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 const CARD_STATUS_LABELS: Record<string, string> = { active: 'Active', cashed_out: 'Cashed Out', expired: 'Expired', closed: 'Closed' };
+/** As Card History says it: a frozen card is named so, not shown as plainly active. */
+const cardStatusLabel = (card: { status: string; frozen: boolean }) => `${CARD_STATUS_LABELS[card.status] ?? card.status}${card.frozen ? ' · Frozen' : ''}`;
 
 /**
  * Spec §2 /dashboard: promo banner, plan card, combines this month against the plan's limit,
@@ -166,7 +168,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
                     </p>
                     <p className="text-small text-muted">
                       {SHORT_DATE.format(new Date(combine.completedAt ?? combine.createdAt))} · {combine.sourceCount} {combine.sourceCount === 1 ? 'source' : 'sources'}
-                      {combine.card ? ` · ${CARD_STATUS_LABELS[combine.card.status] ?? combine.card.status}` : ''}
+                      {combine.card ? ` · ${cardStatusLabel(combine.card)}` : ''}
                     </p>
                   </div>
                   <Link
