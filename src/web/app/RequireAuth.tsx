@@ -10,10 +10,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { profile, isLoading } = useSession();
   const location = useLocation();
   if (isLoading) {
+    // The whole page while the session loads: a main landmark and a heading, as every page has.
     return (
-      <div className="page-center">
+      <main className="page-center">
+        <h1 className="visually-hidden">PayWeave</h1>
         <Spinner label="Loading your account" />
-      </div>
+      </main>
     );
   }
   if (!profile) {
