@@ -41,6 +41,7 @@ describe('dashboard recent activity', () => {
     fakeApi({
       'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
       'GET /api/dashboard': { body: dashboard(true) },
+      'GET /api/combines': { body: { combines: [] } },
     });
     renderPage(<DashboardPage />, { path: '/dashboard' });
     const activity = (await screen.findByRole('heading', { name: 'Recent activity' })).closest('section') as HTMLElement;
@@ -51,9 +52,42 @@ describe('dashboard recent activity', () => {
     fakeApi({
       'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
       'GET /api/dashboard': { body: dashboard(false) },
+      'GET /api/combines': { body: { combines: [] } },
     });
     renderPage(<DashboardPage />, { path: '/dashboard' });
     const activity = (await screen.findByRole('heading', { name: 'Recent activity' })).closest('section') as HTMLElement;
     expect(await within(activity).findByText(/2 sources · Active$/)).toBeTruthy();
+  });
+});
+
+describe('dashboard saved combines', () => {
+  it('Save for Later says the combine can be resumed from the dashboard: the dashboard shows it and leads there', async () => {
+    const api = fakeApi({
+      'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
+      'GET /api/dashboard': { body: dashboard(false) },
+      'GET /api/combines': {
+        body: {
+          combines: [
+            { id: 'draft-1', status: 'incomplete', totalAmountCents: 8_800, sourceCount: 1, currentStep: 3, promoApplied: false, createdAt: CREATED, savedAt: CREATED, completedAt: null, keptUntil: '2026-11-27T10:00:00.000Z', card: null },
+          ],
+        },
+      },
+    });
+    renderPage(<DashboardPage />, { path: '/dashboard' });
+    expect(await screen.findByText('You have a saved combine')).toBeTruthy();
+    expect(screen.getByText('Your combine of $88.00 is waiting where you left it.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Resume Combine' }).getAttribute('href')).toBe('/resume-combine');
+    expect(api.sent.find((r) => r.path === '/api/combines')).toBeTruthy();
+  });
+
+  it('says nothing when no combine is saved', async () => {
+    fakeApi({
+      'GET /api/session': { body: { signedIn: true, profile: profileFixture() } },
+      'GET /api/dashboard': { body: dashboard(false) },
+      'GET /api/combines': { body: { combines: [] } },
+    });
+    renderPage(<DashboardPage />, { path: '/dashboard' });
+    await screen.findByRole('heading', { name: 'Recent activity' });
+    expect(screen.queryByText(/saved combine/)).toBeNull();
   });
 });

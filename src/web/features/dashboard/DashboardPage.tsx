@@ -17,6 +17,7 @@ import { useSession } from '../../lib/session';
 import { useDashboard } from './api/dashboard';
 import { BalanceChart } from './components/BalanceChart';
 import { PromoBanner } from './components/PromoBanner';
+import { SavedCombines } from './components/SavedCombines';
 import './dashboard.css';
 
 export const DASHBOARD_LOAD_FAILED = 'Failed to load your dashboard';
@@ -83,6 +84,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
   return (
     <div className="dashboard">
       <PromoBanner promo={data.promo} />
+      <SavedCombines />
 
       <div className="dashboard-grid">
         <Panel title="Your plan" actions={<Link to="/settings?tab=subscription">Manage</Link>}>
