@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { changeEmailRequest } from '../../../../contracts/auth';
 import type { Profile } from '../../../../contracts/me';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { Button } from '../../../ui/Button';
 import { Form, useZodForm } from '../../../ui/Form';
 import { Notice } from '../../../ui/Notice';
@@ -26,7 +26,10 @@ export function ProfileTab({ profile }: { profile: Profile }) {
       toast.success('Email updated successfully');
       form.reset({ email: updated.email, currentPassword: '' });
     } catch (error) {
-      setFailure(errorMessage(error, 'Failed to update email'));
+      // A wrong current password is said on its field, and goes once it is typed again; not in a
+      // notice that would still say so after the user has corrected it.
+      if (error instanceof ApiError && error.code === 'wrong_password') form.setError('currentPassword', { message: error.message }, { shouldFocus: true });
+      else setFailure(errorMessage(error, 'Failed to update email'));
       toast.error('Failed to update email');
     }
   }

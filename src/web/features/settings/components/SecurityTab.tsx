@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { changePasswordForm, type ChangePasswordFormValues } from '../../../../contracts/auth';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { Button } from '../../../ui/Button';
 import { Form, useZodForm } from '../../../ui/Form';
 import { Notice } from '../../../ui/Notice';
@@ -32,7 +32,10 @@ export function SecurityTab() {
       toast.success('Password updated successfully');
       form.reset(EMPTY);
     } catch (error) {
-      setFailure(errorMessage(error, 'Failed to update password'));
+      // A wrong current password is said on its field, and goes once it is typed again; not in a
+      // notice that would still say so after the user has corrected it.
+      if (error instanceof ApiError && error.code === 'wrong_password') form.setError('currentPassword', { message: error.message }, { shouldFocus: true });
+      else setFailure(errorMessage(error, 'Failed to update password'));
       toast.error('Failed to update password');
     }
   }
