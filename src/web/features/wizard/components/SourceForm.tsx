@@ -240,7 +240,8 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       {/* Locked while a card is being authorized: what was typed meanwhile would be cleared with the form once it is added. */}
       <fieldset className="source-form-fields" disabled={fullyFunded || adding}>
         <legend className="visually-hidden">Payment source details</legend>
-        <div className="form-row">
+        {/* A PayWeave card is named with its balance: too long for half a row, so it gets a row of its own. */}
+        <div className={form.type === 'internal' ? 'form-row source-form-row--stacked' : 'form-row'}>
           <WizardField label="Source type" required error={errorFor('type')}>
             {(control) => (
               <select {...control} className="field-input field-select" value={form.type} onChange={(e) => onTypeChange(e.target.value as FormType)}>
