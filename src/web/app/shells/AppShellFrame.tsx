@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useSession } from '../../lib/session';
 import { RequireAuth } from '../RequireAuth';
@@ -60,6 +61,18 @@ function AppShellFrame() {
   const { profile } = useSession();
   const { logout, isPending } = useLogout();
   const [menuOpen, setMenuOpen] = useState(false);
+  // On a phone the menu hides once a link is followed, and the link with it: focus would fall to
+  // the document's start, so it goes to the page instead. Escape closes the menu back onto its button.
+  const followed = () => {
+    if (!menuOpen) return;
+    setMenuOpen(false);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  };
+  const closeOnEscape = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    document.getElementById('app-menu-button')?.focus();
+  };
 
   return (
     <>
@@ -74,12 +87,14 @@ function AppShellFrame() {
             PayWeave
           </Link>
           <Button
+            id="app-menu-button"
             variant="secondary"
             size="sm"
             className="app-menu-button"
             aria-expanded={menuOpen}
             aria-controls="app-menu"
             onClick={() => setMenuOpen((open) => !open)}
+            onKeyDown={closeOnEscape}
           >
             {menuOpen ? <Icon name="x" /> : <Icon d={ICON_PATHS.menu} />}
             Menu
@@ -87,13 +102,13 @@ function AppShellFrame() {
         </div>
       </header>
       <div className="app-body">
-        <nav id="app-menu" className="app-sidebar" aria-label="Account menu" data-open={menuOpen}>
+        <nav id="app-menu" className="app-sidebar" aria-label="Account menu" data-open={menuOpen} onKeyDown={closeOnEscape}>
           <div className="app-sidebar-inner">
             <ul className="app-nav-list">
               {MENU.map((item) => (
                 <li key={item.to}>
                   {/* Following a link on a phone closes the menu, so the page is what the user sees. */}
-                  <NavLink to={item.to} end={item.to === '/dashboard'} onClick={() => setMenuOpen(false)}>
+                  <NavLink to={item.to} end={item.to === '/dashboard'} onClick={followed}>
                     <Icon d={item.icon} />
                     {item.label}
                   </NavLink>
