@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSingleFlight } from '../../../lib/use-single-flight';
 import { z } from 'zod';
 import { CARD_MESSAGES, type Card } from '../../../../contracts/cards';
 import { MESSAGES, formatUsd, parseMoneyInput } from '../../../../core/money';
@@ -36,6 +37,9 @@ export function PurchaseForm({ card }: { card: Card }) {
   const toast = useToast();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const form = useZodForm(purchaseForm, { defaultValues: { merchant: '', amount: '' } });
+  // One purchase at a time: each submit has its own Idempotency-Key, and a fast double click (or a
+  // held Enter) lands before the busy button re-renders, which charged the card twice.
+  const submitOnce = useSingleFlight(submit);
 
   async function submit({ merchant, amount }: { merchant: string; amount: number }) {
     setOutcome(null);
@@ -53,7 +57,7 @@ export function PurchaseForm({ card }: { card: Card }) {
   }
 
   return (
-    <Form form={form} onSubmit={submit} aria-label="Simulate a purchase" className="purchase-form">
+    <Form form={form} onSubmit={submitOnce} aria-label="Simulate a purchase" className="purchase-form">
       <p className="text-small text-muted">Demo mode: no real merchant is charged. The card's balance goes down as if it were.</p>
       <div className="form-row">
         <TextField name="merchant" label="Merchant name" required maxLength={80} autoComplete="off" />
