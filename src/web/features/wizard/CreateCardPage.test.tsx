@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import CreateCardPage from './CreateCardPage';
 import { fakeApi, renderPage } from '../../test/render';
 import type { FakeHandler } from '../../test/render';
@@ -448,5 +448,19 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     release();
     expect(await screen.findByText(/Visa •••• 4242/)).toBeTruthy();
     expect(locked(screen.getByLabelText(/^Source type/))).toBe(false);
+  });
+
+  it('a fast double click on Create Virtual Card sends one create and shows the card it made', async () => {
+    const { user, api, server } = setup();
+    await toReview(user);
+    const create = screen.getByRole('button', { name: 'Create Virtual Card' });
+    // Both clicks in one task, as a browser delivers a fast double click: no render in between.
+    act(() => {
+      create.click();
+      create.click();
+    });
+    expect(await heading('Card Created Successfully')).toBeTruthy();
+    expect(api.sent.filter((r) => r.path.endsWith('/complete'))).toHaveLength(1);
+    expect(server.completed()).toBe(1);
   });
 });

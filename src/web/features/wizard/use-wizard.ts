@@ -263,7 +263,9 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   });
 
   // ----- Step 5: Create Virtual Card -----
-  const create = useCallback(
+  // One at a time: a second click before the busy re-render sent a second create with a new key,
+  // whose 'already completed' answer replaced the first one's card with 'Your card already exists'.
+  const create = useSingleFlight(
     async (quote: Quote) => {
       if (!state.combineId) return;
       const fingerprint = attemptFingerprint(state.combineId, state.choices, quote);
@@ -300,7 +302,6 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
         toast.error(refusalMessage(error, WIZARD_MESSAGES.createFailed));
       }
     },
-    [state.combineId, state.choices, state.attempt, combine, completeMutation, queryClient, toast],
   );
 
   const actions = useMemo(
