@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '../providers';
 import { sessionQueryKey } from '../../lib/session';
@@ -11,7 +11,11 @@ import { ToastProvider } from '../../ui/toast';
 import SignedInShell from './AppShellFrame';
 
 function renderShell() {
-  fakeApi({ 'GET /api/config': { body: { demoMode: true, supportEmail: 'support@payweave.example', payAddress: 'pay.payweave.example' } } });
+  const api = fakeApi({
+    'GET /api/config': { body: { demoMode: true, supportEmail: 'support@payweave.example', payAddress: 'pay.payweave.example' } },
+    'POST /api/auth/logout': { status: 204 },
+    'GET /api/session': { body: { signedIn: false, profile: null } },
+  });
   const client = createQueryClient();
   client.setQueryData(sessionQueryKey, profileFixture());
   const router = createMemoryRouter(
@@ -23,6 +27,7 @@ function renderShell() {
           { path: '/history', element: <h1>Card History</h1> },
         ],
       },
+      { path: '/login', element: <h1>Sign in</h1> },
     ],
     { initialEntries: ['/dashboard'] },
   );
@@ -33,7 +38,7 @@ function renderShell() {
       </ToastProvider>
     </QueryClientProvider>,
   );
-  return { user: userEvent.setup(), router };
+  return { user: userEvent.setup(), router, api };
 }
 
 describe('the side menu on a phone (a disclosure)', () => {
@@ -64,5 +69,19 @@ describe('the side menu on a phone (a disclosure)', () => {
     await user.click(link);
     await waitFor(() => expect(router.state.location.pathname).toBe('/history'));
     expect(document.activeElement).toBe(link);
+  });
+});
+
+describe('Logout', () => {
+  it('a fast double click logs out once, with one toast', async () => {
+    const { api } = renderShell();
+    const logout = await screen.findByRole('button', { name: 'Logout' });
+    act(() => {
+      logout.click();
+      logout.click();
+    });
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(api.sent.filter((r) => r.path === '/api/auth/logout')).toHaveLength(1);
+    expect(await screen.findAllByText('Successfully logged out')).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api } from '../../lib/api';
 import { useLeaveSignedOut } from '../../lib/leave-signed-out';
 import { useToast } from '../../ui/toast';
@@ -13,21 +13,24 @@ export function useLogout() {
   const leave = useLeaveSignedOut();
   const toast = useToast();
   const [isPending, setPending] = useState(false);
+  // A ref, not the state: a fast double click lands before the busy re-render (two toasts).
+  const running = useRef(false);
 
   async function logout() {
-    if (isPending) return;
+    if (running.current) return;
+    running.current = true;
     setPending(true);
     try {
-      await api<void>('/api/auth/logout', { method: 'POST' });
-    } catch {
-      setPending(false);
-      toast.error('Error logging out');
-      return;
-    }
-    try {
+      try {
+        await api<void>('/api/auth/logout', { method: 'POST' });
+      } catch {
+        toast.error('Error logging out');
+        return;
+      }
       toast.success('Successfully logged out');
       await leave('/login');
     } finally {
+      running.current = false;
       setPending(false);
     }
   }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { formatUsd } from '../../../core/money';
 import { PROGRESS_STEP_COUNT, WIZARD_STEPS } from '../../../core/wizard';
 import { DRAFT_LIFETIME_DAYS } from '../../../core/draft-lifetime';
@@ -45,7 +46,9 @@ export default function ResumeCombinePage() {
     navigate(`/create-card?resume=${encodeURIComponent(draft.id)}`);
   };
 
-  const confirmDelete = async () => {
+  // One delete at a time: a fast double click on Delete sent a second one, whose 404 toasted
+  // 'Failed to delete combine' beside 'Combine deleted successfully'.
+  const confirmDelete = useSingleFlight(async () => {
     if (!pendingDelete) return;
     try {
       await deletion.mutateAsync(pendingDelete.id);
@@ -56,7 +59,7 @@ export default function ResumeCombinePage() {
     } catch {
       toast.error(DRAFT_MESSAGES.deleteFailed);
     }
-  };
+  });
 
   return (
     <section className="page drafts-page">

@@ -463,4 +463,18 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(api.sent.filter((r) => r.path.endsWith('/complete'))).toHaveLength(1);
     expect(server.completed()).toBe(1);
   });
+
+  it('a fast double click on a source’s Remove removes it once, with no refusal for the second click', async () => {
+    const { user, api } = setup();
+    await toSources(user);
+    await addCard(user, { amount: '40' });
+    const remove = await screen.findByRole('button', { name: /Remove Visa •••• 4242/ });
+    act(() => {
+      remove.click();
+      remove.click();
+    });
+    await waitFor(() => expect(screen.queryByText(/Visa •••• 4242/)).toBeNull());
+    expect(api.sent.filter((r) => r.method === 'DELETE')).toHaveLength(1);
+    expect(screen.queryByText('Payment source not found.')).toBeNull();
+  });
 });

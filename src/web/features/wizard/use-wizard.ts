@@ -4,7 +4,7 @@
 //
 // Where Continue and Back lead is decided by the step machine in src/core/wizard.ts, never here;
 // the BNPL flags it reads come from the server's combine, which is the one place they are kept.
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useSingleFlight } from '../../lib/use-single-flight';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -164,9 +164,13 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
     [state.combineId, addSourceMutation, toast],
   );
 
+  // Each source is removed once: a fast double click on its Remove sent a second DELETE, whose 404
+  // toasted 'Payment source not found.' for a removal that had worked. Other sources stay removable.
+  const removing = useRef(new Set<string>());
   const removeSource = useCallback(
     async (sourceId: string): Promise<boolean> => {
-      if (!state.combineId) return false;
+      if (!state.combineId || removing.current.has(sourceId)) return false;
+      removing.current.add(sourceId);
       try {
         const updated = await removeSourceMutation.mutateAsync({ id: state.combineId, sourceId });
         // The sources after the removed one move up, and the server moved the fee choice with its
@@ -177,6 +181,8 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
       } catch (error) {
         toast.error(refusalMessage(error, WIZARD_MESSAGES.removeFailed));
         return false;
+      } finally {
+        removing.current.delete(sourceId);
       }
     },
     [state.combineId, removeSourceMutation, toast],
