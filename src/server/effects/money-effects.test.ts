@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addSource, completeWithQuote, registerUser, startCombine, type ApiUser } from '../../../tests/helpers/api-client';
+import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, type ApiUser } from '../../../tests/helpers/api-client';
 import { insertFundedCard } from '../../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
 import { requireEngine, testEngine } from '../../../tests/helpers/test-db';
@@ -114,7 +114,7 @@ describe.skipIf(!run)(`money effects (${testEngine()})`, () => {
     expect(callsFor('payouts.send', `rebate:${rebate!.id}`)).toEqual([]); // pending: nowhere to pay it yet
     // The first payout method pays it: $9.75 (DECISIONS §2), once, even if the answer is lost.
     t.calls.inject('payouts.send', 'lose-answer', [1]);
-    expect((await user.request('POST', '/api/payout-methods', { method: 'ach' })).statusCode).toBe(201);
+    expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     await t.app.effects.drain();
     expect(callsFor('payouts.send', `rebate:${rebate!.id}`).map((c) => c.outcome)).toEqual(['answer-lost', 'duplicate']);
     expect(effectiveFor('payouts.send', `rebate:${rebate!.id}`)).toEqual([expect.objectContaining({ amountCents: 975 })]);
