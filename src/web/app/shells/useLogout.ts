@@ -1,6 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../lib/api';
 import { useLeaveSignedOut } from '../../lib/leave-signed-out';
+import { useSingleFlight } from '../../lib/use-single-flight';
 import { useToast } from '../../ui/toast';
 
 /**
@@ -13,12 +14,8 @@ export function useLogout() {
   const leave = useLeaveSignedOut();
   const toast = useToast();
   const [isPending, setPending] = useState(false);
-  // A ref, not the state: a fast double click lands before the busy re-render (two toasts).
-  const running = useRef(false);
-
-  async function logout() {
-    if (running.current) return;
-    running.current = true;
+  // One at a time: a fast double click lands before the busy re-render (two toasts).
+  const logout = useSingleFlight(async () => {
     setPending(true);
     try {
       try {
@@ -30,10 +27,9 @@ export function useLogout() {
       toast.success('Successfully logged out');
       await leave('/login');
     } finally {
-      running.current = false;
       setPending(false);
     }
-  }
+  });
 
   return { logout: () => void logout(), isPending };
 }
