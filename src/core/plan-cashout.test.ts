@@ -123,9 +123,11 @@ describe('planCashout, for any facts (fast-check)', () => {
           expect(result.effects[0].destination).toBeTruthy();
         },
       ),
-      { numRuns: 2_000 },
+      { numRuns: 6_000 },
     );
-    // Both outcomes are exercised often, so the properties above are not vacuous.
+    // Both outcomes are exercised often, so the properties above are not vacuous. A plan goes through
+    // about 1 time in 20 (card, method, destination and amount must all allow it): 6,000 runs give
+    // about 300, far from the bound whatever the seed (2,000 gave 92 to 130).
     expect(planned).toBeGreaterThan(100);
     expect(refused).toBeGreaterThan(100);
   });
