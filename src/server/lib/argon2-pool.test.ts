@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Argon2Pool } from './argon2-pool';
 import { PASSWORD_HASH_OPTIONS } from './passwords';
 
@@ -37,6 +37,23 @@ describe('argon2id pool: bounded, and fair between clients', () => {
     expect(order).toContain('heavy-2-refused');
     // The light client's job ran before the heavy client's waiting one.
     expect(order.indexOf('light')).toBeLessThan(order.indexOf('heavy-1'));
+  });
+
+  it('the heavy client’s newest waiting job goes even when the clock ticks while the queue is weighed', async () => {
+    // Every reading of the clock a millisecond later than the one before: the same client's jobs
+    // must still weigh the same within one decision.
+    let clock = Date.now();
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => (clock += 1));
+    try {
+      const order: string[] = [];
+      const heavy = Array.from({ length: 3 }, (_, i) => pool.hash('x', CHEAP, 'ticking').then(() => order.push(`heavy-${i}`), () => order.push(`heavy-${i}-refused`)));
+      const light = pool.hash('x', CHEAP, 'unhurried').then(() => order.push('light'), () => order.push('light-refused'));
+      await Promise.all([...heavy, light]);
+      expect(order).toContain('heavy-2-refused');
+      expect(order).not.toContain('heavy-1-refused');
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('says in advance whether a job would be refused: only when full, and only to the heaviest client', async () => {

@@ -186,10 +186,13 @@ export class Argon2Pool {
       if (this.queue.length >= this.options.queueLimit) this.dropAbandoned();
       if (this.queue.length < this.options.queueLimit) return void this.queue.push(job);
       // Full: the newest job of the heaviest client waiting goes, if that client is heavier than this one.
+      // One clock reading for every weight: a millisecond passing mid-loop made the same client's
+      // later jobs look lighter, and its oldest waiting job went instead of its newest.
+      const now = Date.now();
       let shed = -1;
       let heaviest = weight;
       this.queue.forEach((waiting, index) => {
-        const w = this.weight(waiting.client);
+        const w = this.weight(waiting.client, now);
         if (w > heaviest || (w === heaviest && shed >= 0 && waiting.client === this.queue[shed]!.client)) {
           heaviest = w;
           shed = index;
