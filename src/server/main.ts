@@ -1,10 +1,15 @@
-// Process entry point: read config, open the database (running migrations), listen, and shut
-// down cleanly on SIGINT/SIGTERM so Ctrl-C never leaves PGlite's data half-written.
+// Process entry point: read config, open the database (starting the embedded PostgreSQL when
+// DATABASE_URL is unset, then running migrations), listen, and shut down in order on SIGINT or
+// SIGTERM. A crash of the app's own stops its embedded PostgreSQL on the way out.
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { openDatabase } from './db/client';
+import { openDatabase, type Database } from './db/client';
+import { EmbeddedPostgresError } from './db/embedded-postgres';
 import { startScheduler } from './scheduler';
+
+/** Stopped on the way out of any crash, so that a failed start leaves no PostgreSQL behind. */
+let openedDatabase: Database | undefined;
 
 async function main() {
   let config;
@@ -18,8 +23,31 @@ async function main() {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
-  logger.info({ engine: database.engine, demoMode: config.demoMode }, 'database ready');
+  let database: Database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      say: { info: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) },
+    });
+  } catch (error) {
+    // Said to a person (another app holds DATA_DIR, PostgreSQL did not start): no stack trace.
+    if (error instanceof EmbeddedPostgresError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  openedDatabase = database;
+  logger.info({ database: database.embedded ? 'embedded' : 'DATABASE_URL', demoMode: config.demoMode }, 'database ready');
+  const crash = (error: unknown) => {
+    logger.fatal({ err: error }, 'crashed');
+    database.stopNow();
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
 
   const app = await buildApp({ config, database, logger });
   const scheduler = startScheduler(app);
@@ -51,5 +79,6 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(error);
+  openedDatabase?.stopNow();
   process.exit(1);
 });

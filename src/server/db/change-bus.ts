@@ -4,7 +4,6 @@
 // change's commit, in a statement of its own, batched every few milliseconds: a NOTIFY inside a
 // money transaction would make those transactions commit one at a time (PostgreSQL serialises
 // the commits of notifying transactions; measured here: 10,500 -> 3,300 tps in pgbench).
-// PGlite is one process's own database: there is nobody else to tell.
 import type { Client, Pool } from 'pg';
 import type { Change, ReadCache } from './read-cache';
 
@@ -80,13 +79,6 @@ export function publishChanges(db: object, changes: readonly Change[]): boolean 
   const bus = busByDb.get(db);
   if (bus && changes.length > 0) bus.publish(changes);
   return bus !== undefined;
-}
-
-export function localChangeBus(cache: ReadCache): ChangeBus {
-  return {
-    publish: (changes) => changes.forEach((change) => cache.forget(change)),
-    close: async () => {},
-  };
 }
 
 /**

@@ -1,14 +1,14 @@
-// One database handle for the app, on either engine. PGlite (PostgreSQL compiled to WASM, in
-// process) is the zero-install default; DATABASE_URL switches to a real PostgreSQL server.
-// Both speak the same SQL, run the same migrations and are driven through the same Drizzle API.
+// One database handle for the app: PostgreSQL, always. DATABASE_URL names a server; unset, the
+// app runs its own embedded PostgreSQL in DATA_DIR (embedded-server.ts). Both run the same
+// migrations and are driven through the same Drizzle API.
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { projectRoot } from '../lib/paths';
-import { localChangeBus, postgresChangeBus, registerChangeBus, type ChangeBus } from './change-bus';
+import { postgresChangeBus, registerChangeBus, type ChangeBus } from './change-bus';
 import { ReadCache } from './read-cache';
+import { openEmbeddedServer } from './embedded-server';
 import { markTransactions } from './transaction-scope';
 import { registerRateLimitStore } from '../plugins/rate-limit';
 
@@ -20,9 +20,12 @@ export type DbOrTx = Db | Tx;
 
 export type Database = {
   db: Db;
-  engine: 'pglite' | 'postgres';
+  /** Whether this is the app's own PostgreSQL in DATA_DIR (stopped by `close`). */
+  embedded: boolean;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** On the way out of a crashing process: asks the embedded PostgreSQL to stop, without waiting. */
+  stopNow(): void;
   /** Sessions and card lists as last read (decision 017); kept right by `changes`. */
   readCache: ReadCache;
   /** Where committed changes that stale `readCache` are published (lib/transaction.ts `changed`). */
@@ -37,18 +40,29 @@ export type DatabaseOptions = {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
-  /**
-   * For an in-memory PGlite ('memory://', tests): a data directory to start from, as PGlite's
-   * `dumpDataDir()` wrote it, instead of a new cluster (whose initdb takes seconds). The migrations
-   * still run on it, so a stale image is brought up to date (decision 150).
-   */
-  pgliteImage?: Blob;
+  /** Where the embedded server says what it does (first start, recovery, a restart). */
+  say?: { info(message: string): void; warn(message: string): void; error(message: string): void };
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  // 'memory://' keeps the whole database in memory (tests); otherwise it lives in DATA_DIR/pglite.
-  return openPglite(options.dataDir === 'memory://' ? 'memory://' : path.join(options.dataDir, 'pglite'), options.pgliteImage);
+  const say = options.say ?? { info: console.log, warn: console.warn, error: console.error };
+  const server = await openEmbeddedServer(options.dataDir, say);
+  try {
+    const database = await openPostgres(server.url, options.poolSize ?? 10);
+    return {
+      ...database,
+      embedded: true,
+      stopNow: server.stopNow,
+      close: async () => {
+        await database.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -75,7 +89,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
   markTransactions(db);
-  registerRateLimitStore(db, 'postgres');
+  registerRateLimitStore(db);
   // Instances that start together (scale-out, a rolling deploy) must not migrate side by side:
   // Drizzle's migrator takes no lock, so all but one would fail on "already exists" and exit. A
   // session advisory lock makes them take turns; the later ones find nothing left to apply.
@@ -96,42 +110,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   registerChangeBus(db, changes);
   return {
     db,
-    engine: 'postgres',
+    embedded: false,
+    stopNow: () => {},
     ping: () => ping(db),
     close: async () => {
       await changes.close();
       await pool.end();
     },
-    readCache,
-    changes,
-  };
-}
-
-async function openPglite(dir: string, image: Blob | undefined): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client;
-  if (dir === 'memory://') {
-    client = image ? new PGlite({ loadDataDir: image }) : new PGlite();
-  } else {
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  }
-  await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
-  markTransactions(db);
-  registerRateLimitStore(db, 'pglite');
-  await migrate(drizzle(client, { schema }), { migrationsFolder });
-  // One process owns an embedded database, so this instance's own changes are all there are.
-  const readCache = new ReadCache({ enabled: true });
-  const changes = localChangeBus(readCache);
-  registerChangeBus(db, changes);
-  return {
-    db,
-    engine: 'pglite',
-    ping: () => ping(db),
-    close: () => client.close(),
     readCache,
     changes,
   };

@@ -1,14 +1,14 @@
 // Hot statements, built once. Drizzle's `.prepare(name)` gives a named statement (PostgreSQL
 // parses and plans it once per connection), but a query builder belongs to one handle: inside a
 // transaction it has to be built again for every request, and building a wide statement costs
-// 60–75 µs of CPU (docs/performance.md, round 4). Here the builder runs once per engine, with
+// 60–75 µs of CPU (docs/performance.md, round 4). Here the builder runs once per session class, with
 // `sql.placeholder(...)` for every value, and each call runs that prepared query on the caller's
 // connection (the pool or the transaction's client).
 //
-// This leans on one Drizzle internal, checked by named-statement.test.ts on both engines: a
+// This leans on one Drizzle internal, checked by named-statement.test.ts: a
 // prepared query runs on its `client` property, and a session holds its connection in `client`.
 // Because of it drizzle-orm is pinned to one exact version in package.json (decision 102): an
-// upgrade is a deliberate change, with this file's tests run on both engines.
+// upgrade is a deliberate change, with this file's tests run first.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from './client';
 
@@ -47,7 +47,7 @@ export function namedStatement<TResult>(
     if (!query.getSQL) throw new Error(`namedStatement ${name}: the builder has no SQL to show`);
     return query.getSQL();
   });
-  // One per engine (node-postgres or PGlite session class): a process can hold both (tests).
+  // One per session class (the pool's and a transaction's).
   const byEngine = new Map<unknown, Prepared<TResult>>();
   return (db, values) => {
     const session = sessionOf(db);

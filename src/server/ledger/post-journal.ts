@@ -178,7 +178,7 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<string> 
   return journalIdFrom(rowsOf<JournalResultRow>(result)[0], expected);
 }
 
-/** node-postgres answers `{rows}`, PGlite answers `{rows}` too, but typed differently: one accessor. */
+/** The rows of a `db.execute` answer (node-postgres's `{rows}`), typed. */
 export function rowsOf<T>(result: unknown): T[] {
   const rows = (result as { rows?: T[] }).rows;
   return Array.isArray(rows) ? rows : (result as T[]);

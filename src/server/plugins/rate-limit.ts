@@ -1,11 +1,10 @@
-// Rate limits with a kept library, rate-limiter-flexible (decision 082). On PostgreSQL the
-// counters live in the table rate_limit_counters (RateLimiterDrizzle, one atomic upsert per
-// count), so a limit holds across every server instance; on the embedded database, which one
-// process owns, they live in memory (RateLimiterMemory). Past a limit the answer is 429
+// Rate limits with a kept library, rate-limiter-flexible (decision 082). The counters live in the
+// table rate_limit_counters (RateLimiterDrizzle, one atomic upsert per count), so a limit holds
+// across every server instance and a restart. Past a limit the answer is 429
 // `rate_limited` with Retry-After (the seconds until the window frees a point).
 import { hash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { DbOrTx } from '../db/client';
 import { rateLimitCounters } from '../db/schema';
 import { AppError } from '../lib/errors';
@@ -142,38 +141,34 @@ export class Limit {
   }
 }
 
-// Each database handle gets its own limits, made on first use where its engine says (registered
-// by openDatabase, like the change bus): services keep taking the handle they already have.
-const engineByDb = new WeakMap<object, 'postgres' | 'pglite'>();
+// Each database handle gets its own limits, made on first use (the handle is registered by
+// openDatabase, like the change bus): services keep taking the handle they already have.
+const registeredDbs = new WeakSet<object>();
 const limitsByDb = new WeakMap<object, Map<string, Limit>>();
 
-export function registerRateLimitStore(db: object, engine: 'postgres' | 'pglite'): void {
-  engineByDb.set(db, engine);
+export function registerRateLimitStore(db: object): void {
+  registeredDbs.add(db);
 }
 
 /** The limit `name` with `rule` on this database handle (the same object for the same name). */
 export function limitOn(db: DbOrTx, name: string, rule: LimitRule): Limit {
-  const engine = engineByDb.get(db);
-  if (!engine) throw new Error('rate limits are counted on the database handle, not inside a transaction');
+  if (!registeredDbs.has(db)) throw new Error('rate limits are counted on the database handle, not inside a transaction');
   let limits = limitsByDb.get(db);
   if (!limits) limitsByDb.set(db, (limits = new Map()));
   let limit = limits.get(name);
   if (!limit) {
     const options = { keyPrefix: name, points: rule.points, duration: rule.durationSeconds };
-    const limiter =
-      engine === 'postgres'
-        ? // Expired rows are purged by the scheduler (purgeRateLimits), not by a timer per limit.
-          // Once a key has used its last point, this instance refuses it from memory until its
-          // window ends (the library's inMemoryBlockOnConsumed): a flood past a limit then costs
-          // no database round trip per request, and the honest traffic keeps the database.
-          new RateLimiterDrizzle({
-            ...options,
-            storeClient: db,
-            schema: rateLimitCounters,
-            clearExpiredByTimeout: false,
-            inMemoryBlockOnConsumed: rule.points,
-          } as ConstructorParameters<typeof RateLimiterDrizzle>[0])
-        : new RateLimiterMemory(options);
+    // Expired rows are purged by the scheduler (purgeRateLimits), not by a timer per limit. Once
+    // a key has used its last point, this instance refuses it from memory until its window ends
+    // (the library's inMemoryBlockOnConsumed): a flood past a limit then costs no database round
+    // trip per request, and the honest traffic keeps the database.
+    const limiter = new RateLimiterDrizzle({
+      ...options,
+      storeClient: db,
+      schema: rateLimitCounters,
+      clearExpiredByTimeout: false,
+      inMemoryBlockOnConsumed: rule.points,
+    } as ConstructorParameters<typeof RateLimiterDrizzle>[0]);
     limits.set(name, (limit = new Limit(name, rule, limiter)));
   }
   return limit;
