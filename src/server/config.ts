@@ -1,10 +1,11 @@
 // Configuration is read once, at start-up, from the environment and validated with zod.
 // A bad variable stops the server with a message naming it (Epic Stack style).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseFaults } from './adapters/demo-calls';
+import { writeFileDurably } from './lib/durable-file';
 
 const booleanUnlessFalse = z
   .string()
@@ -154,6 +155,7 @@ function resolveCardDataKey(hex: string | undefined, demoMode: boolean, dataDir:
   }
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(keyFile, key.toString('hex') + '\n', { mode: 0o600 });
+  // Whole or not at all: a torn key file would make every stored card unreadable.
+  writeFileDurably(keyFile, key.toString('hex') + '\n', 0o600);
   return key;
 }

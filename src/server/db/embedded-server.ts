@@ -5,7 +5,7 @@
 // One app per DATA_DIR: the app holds a PostgreSQL advisory lock on a connection of its own for as
 // long as it runs. PostgreSQL releases it when that connection ends, however the app ended, so
 // there is no stale lock to clean up, and a second app is refused with the holder's name.
-import { rmSync, readFileSync } from 'node:fs';
+import { existsSync, rmSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { writeFileDurably } from '../lib/durable-file';
@@ -167,6 +167,7 @@ export async function openEmbeddedServer(dataDir: string, say: Say): Promise<Emb
 export async function withEmbeddedDatabase<T>(dataDir: string, run: (url: string) => Promise<T>): Promise<T> {
   const { clusterDir } = embeddedPaths(dataDir);
   if (runningPostmaster(clusterDir)) return run(embeddedUrl(dataDir));
+  if (!existsSync(clusterDir)) throw new EmbeddedPostgresError(`There is no embedded database in ${path.resolve(dataDir)} (start PayWeave once, or set DATA_DIR).`);
   ensureCluster(dataDir, (message) => console.error(message));
   const { pid, adopted } = await startPostmaster(dataDir);
   await ensureDatabase(dataDir);

@@ -1,20 +1,33 @@
-// npm run ledger:check — verifies the ledger of the configured database (DATABASE_URL, or the
-// embedded one in DATA_DIR; stop the server first when using the embedded database).
+// npm run ledger:check — verifies the ledger of the configured database: DATABASE_URL, or the
+// embedded one in DATA_DIR, reached as a client of its server (started for the check when no app
+// runs it), never by opening its files. Safe while the app runs.
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { loadConfig } from '../config';
-import { openDatabase } from '../db/client';
+import { withEmbeddedDatabase } from '../db/embedded-server';
+import * as schema from '../db/schema';
+import type { Db } from '../db/client';
 import { checkLedger } from './check-ledger';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
-try {
-  const report = await checkLedger(database.db);
-  if (report.ok) {
-    console.log(`ledger:check ok: ${report.journals} journals balance, ${report.cards} card balances match their ledgers`);
-  } else {
+
+async function check(url: string): Promise<boolean> {
+  const pool = new pg.Pool({ connectionString: url, max: 2, application_name: 'payweave ledger:check' });
+  try {
+    // One snapshot for every query of the check: a money operation committed halfway through it
+    // must not show as a journal without its card's balance.
+    const report = await drizzle(pool, { schema }).transaction((tx) => checkLedger(tx), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+    if (report.ok) {
+      console.log(`ledger:check ok: ${report.journals} journals balance, ${report.cards} card balances match their ledgers`);
+      return true;
+    }
     console.error(`ledger:check FAILED (${report.problems.length} problems):`);
     for (const problem of report.problems.slice(0, 100)) console.error(`  ${problem}`);
-    process.exitCode = 1;
+    return false;
+  } finally {
+    await pool.end();
   }
-} finally {
-  await database.close();
 }
+
+const ok = config.databaseUrl ? await check(config.databaseUrl) : await withEmbeddedDatabase(config.dataDir, check);
+process.exitCode = ok ? 0 : 1;
