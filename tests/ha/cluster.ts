@@ -6,7 +6,13 @@
 //
 // Patroni refuses to run as root, and PostgreSQL must run as `postgres`: every process of the
 // cluster is started through `setpriv` as that user. (`runuser` would kill its child on SIGTERM
-// and leave PostgreSQL orphaned.)
+// and leave PostgreSQL orphaned.) Each one starts in the cluster's folder, never in the checkout:
+// a checkout in a private (0700) directory cannot be entered by postgres, and HAProxy, initdb and
+// pg_ctl stop when they cannot get back to their working directory (decision 180). Nothing the
+// cluster uses (configs, data, logs, the pgBackRest repository) lives under the checkout.
+//
+// With `archive: true`, the nodes archive their WAL with pgBackRest (decision 180): one
+// pgbackrest.conf per node, as on three hosts, sharing one repository in the cluster's folder.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,15 +21,18 @@ import pg from 'pg';
 import { freePort } from '../helpers/server-process';
 
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
+export const PGBACKREST = '/usr/bin/pgbackrest';
 const REQUIRED = ['/usr/bin/patroni', '/usr/bin/patronictl', '/usr/bin/etcd', '/usr/sbin/haproxy', '/usr/bin/setpriv', `${PG_BIN}/postgres`, `${PG_BIN}/pg_rewind`];
 const SCOPE = 'payweave-ha';
+/** pgBackRest's stanza: the cluster as its repository knows it. */
+export const STANZA = 'payweave';
 
 /** Patroni's timings. ttl ≥ loop_wait + 2 × retry_timeout, or Patroni may lose the leader key while healthy. */
 export const PATRONI_TIMINGS = { ttl: 10, loop_wait: 1, retry_timeout: 4 } as const;
 
 /** What is missing on this machine for the cluster, or [] when it can run. */
-export function missingTools(): string[] {
-  const missing = REQUIRED.filter((file) => !existsSync(file));
+export function missingTools(options: { archive?: boolean } = {}): string[] {
+  const missing = [...REQUIRED, ...(options.archive ? [PGBACKREST] : [])].filter((file) => !existsSync(file));
   if (spawnSync('id', ['-u', 'postgres']).status !== 0) missing.push('the postgres user');
   if (process.getuid?.() !== 0) missing.push('root (to start the cluster as postgres)');
   return missing;
@@ -31,7 +40,10 @@ export function missingTools(): string[] {
 
 export type Member = { name: string; role: 'leader' | 'sync_standby' | 'replica' | string; state: string; timeline?: number; lag?: number | string; port?: number };
 
-type Node = { name: string; pgPort: number; restPort: number; dataDir: string; config: string; log: string; patroni: ChildProcess | null };
+type Node = { name: string; pgPort: number; restPort: number; dataDir: string; config: string; backrestConfig: string; log: string; patroni: ChildProcess | null };
+
+/** A PostgreSQL started by hand from a data directory (a restored copy), outside Patroni. */
+export type Standalone = { dataDir: string; port: number; log: string; child: ChildProcess; url(database?: string): string };
 
 const POSTGRES_USER = { uid: 0, gid: 0 };
 
@@ -45,16 +57,61 @@ function postgresIds(): { uid: number; gid: number } {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A process of the cluster, run as postgres with a clean environment, its output in `log`. */
-function startAsPostgres(command: string, args: string[], log: string): ChildProcess {
+const AS_POSTGRES = ['--reuid=postgres', '--regid=postgres', '--init-groups'];
+
+/** The environment of every process of the cluster: clean, with `home` as HOME. */
+function postgresEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: `${PG_BIN}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+}
+
+/**
+ * A process of the cluster, run as postgres with a clean environment, its output in `log`, in
+ * `cwd` (a folder of the cluster's: the checkout, the test's own working directory, may be one
+ * postgres cannot enter).
+ */
+function startAsPostgres(command: string, args: string[], log: string, cwd: string): ChildProcess {
   const fd = openSync(log, 'a');
-  const child = spawn('/usr/bin/setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args], {
-    stdio: ['ignore', fd, fd],
-    env: { PATH: `${PG_BIN}:/usr/bin:/bin`, HOME: path.dirname(log), LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
-  });
+  const child = spawn('/usr/bin/setpriv', [...AS_POSTGRES, command, ...args], { cwd, stdio: ['ignore', fd, fd], env: postgresEnv(path.dirname(log)) });
   closeSync(fd);
   child.on('error', () => {});
   return child;
+}
+
+/** A command run as postgres in `cwd` to its end (or `timeoutMs`): its exit code and output. */
+export function runAsPostgres(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<{ code: number | null; output: string }> {
+  const child = spawn('/usr/bin/setpriv', [...AS_POSTGRES, command, ...args], { cwd, env: postgresEnv(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, output: `${output}${error.message}` });
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, output: signal ? `${output}(${signal})` : output });
+    });
+  });
+}
+
+/**
+ * A new folder for the cluster, owned by postgres, in a place postgres can reach: the system's
+ * temporary folder ($TMPDIR, or /tmp when $TMPDIR is somewhere postgres cannot enter, such as
+ * inside a private checkout).
+ */
+function clusterFolder(): string {
+  const { uid, gid } = postgresIds();
+  const tried: string[] = [];
+  for (const base of [...new Set([tmpdir(), '/tmp'])]) {
+    const root = mkdtempSync(path.join(base, 'payweave-ha-'));
+    chownSync(root, uid, gid);
+    if (spawnSync('/usr/bin/setpriv', [...AS_POSTGRES, '/usr/bin/test', '-w', root, '-a', '-x', root], { cwd: root }).status === 0) return root;
+    rmSync(root, { recursive: true, force: true });
+    tried.push(base);
+  }
+  throw new Error(`the postgres user cannot enter a temporary folder (tried ${tried.join(', ')})`);
 }
 
 function alive(pid: number): boolean {
@@ -73,13 +130,25 @@ export class PatroniCluster {
   private etcdPort = 0;
   private etcd: ChildProcess | null = null;
   private haproxy: ChildProcess | null = null;
+  private readonly standalones: Standalone[] = [];
   private readonly exitGuard = () => this.killEverythingNow();
 
-  private constructor(root: string, nodes: Node[], haproxyPort: number, etcdPort: number) {
+  private constructor(
+    root: string,
+    nodes: Node[],
+    haproxyPort: number,
+    etcdPort: number,
+    readonly archive: boolean,
+  ) {
     this.root = root;
     this.nodes = nodes;
     this.haproxyPort = haproxyPort;
     this.etcdPort = etcdPort;
+  }
+
+  /** pgBackRest's repository (with `archive: true`): WAL archive and backups, in the cluster's folder. */
+  get repository(): string {
+    return path.join(this.root, 'pgbackrest', 'repo');
   }
 
   /** The URL an application uses: through HAProxy, to the primary of the moment. */
@@ -98,8 +167,9 @@ export class PatroniCluster {
     return node;
   }
 
-  static async start(options: { nodes?: number } = {}): Promise<PatroniCluster> {
-    const root = mkdtempSync(path.join(tmpdir(), 'payweave-ha-'));
+  /** `archive`: the nodes archive their WAL to a pgBackRest repository (archive_mode on, archive-push). */
+  static async start(options: { nodes?: number; archive?: boolean } = {}): Promise<PatroniCluster> {
+    const root = clusterFolder();
     const ports = [];
     for (let i = 0; i < 3 + 2 * (options.nodes ?? 3); i += 1) ports.push(await freePort());
     const [etcdPort, etcdPeerPort, haproxyPort, ...nodePorts] = ports as [number, number, number, ...number[]];
@@ -109,10 +179,11 @@ export class PatroniCluster {
       restPort: nodePorts[2 * i + 1]!,
       dataDir: path.join(root, `node${i + 1}`, 'data'),
       config: path.join(root, `node${i + 1}`, 'patroni.yml'),
+      backrestConfig: path.join(root, `node${i + 1}`, 'pgbackrest.conf'),
       log: path.join(root, `node${i + 1}`, 'patroni.log'),
       patroni: null,
     }));
-    const cluster = new PatroniCluster(root, nodes, haproxyPort, etcdPort);
+    const cluster = new PatroniCluster(root, nodes, haproxyPort, etcdPort, options.archive ?? false);
     process.once('exit', cluster.exitGuard);
     try {
       cluster.writeConfigs(etcdPeerPort);
@@ -131,9 +202,10 @@ export class PatroniCluster {
           '--log-level=warn',
         ],
         path.join(root, 'etcd.log'),
+        root,
       );
       await cluster.waitFor('etcd', 15_000, async () => (await fetch(`http://127.0.0.1:${etcdPort}/health`, { signal: AbortSignal.timeout(1_000) })).ok);
-      cluster.haproxy = startAsPostgres('/usr/sbin/haproxy', ['-db', '-f', path.join(root, 'haproxy.cfg')], path.join(root, 'haproxy.log'));
+      cluster.haproxy = startAsPostgres('/usr/sbin/haproxy', ['-db', '-f', path.join(root, 'haproxy.cfg')], path.join(root, 'haproxy.log'), root);
       // The first node bootstraps alone (it wins the initialize key); the others then clone it.
       cluster.startNode('node1');
       await cluster.waitFor('a leader', 60_000, async () => (await cluster.members()).some((m) => m.role === 'leader' && m.state === 'running'));
@@ -188,6 +260,9 @@ export class PatroniCluster {
                 max_replication_slots: 10,
                 hot_standby: 'on',
                 shared_buffers: '32MB',
+                // Only the primary archives (`on`, not `always`); each node's archive_command is
+                // its own (below), since it names that node's pgbackrest.conf.
+                ...(this.archive ? { archive_mode: 'on' } : {}),
               },
             },
           },
@@ -206,7 +281,10 @@ export class PatroniCluster {
           },
           // Loopback only, and trust: the cluster lives for one test run on this machine.
           pg_hba: ['local all all trust', 'local replication all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust'],
-          parameters: { unix_socket_directories: run },
+          parameters: {
+            unix_socket_directories: run,
+            ...(this.archive ? { archive_command: `${PGBACKREST} --config=${node.backrestConfig} --stanza=${STANZA} archive-push "%p"` } : {}),
+          },
         },
         tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
       };
@@ -215,6 +293,36 @@ export class PatroniCluster {
       chownSync(path.dirname(node.dataDir), uid, gid);
       chownSync(node.config, uid, gid);
       chownSync(node.log, uid, gid);
+      if (this.archive) {
+        // As on its own host: the node's pgBackRest knows its own data directory as pg1 (archive-push
+        // checks the WAL against it), and has its own logs and locks; the repository is shared.
+        const nodeDir = path.dirname(node.dataDir);
+        const backrest = [
+          '[global]',
+          `repo1-path=${this.repository}`,
+          'repo1-retention-full=2',
+          `log-path=${path.join(nodeDir, 'pgbackrest-log')}`,
+          `lock-path=${path.join(nodeDir, 'pgbackrest-lock')}`,
+          'log-level-console=warn',
+          'log-level-stderr=warn',
+          'log-level-file=info',
+          'start-fast=y',
+          'compress-type=lz4',
+          'archive-timeout=30',
+          '',
+          `[${STANZA}]`,
+          `pg1-path=${node.dataDir}`,
+          `pg1-port=${node.pgPort}`,
+          `pg1-socket-path=${run}`,
+          '',
+        ].join('\n');
+        writeFileSync(node.backrestConfig, backrest);
+        chownSync(node.backrestConfig, uid, gid);
+      }
+    }
+    if (this.archive) {
+      mkdirSync(this.repository, { recursive: true, mode: 0o750 });
+      for (const dir of [path.dirname(this.repository), this.repository]) chownSync(dir, uid, gid);
     }
     // HAProxy asks each node's Patroni whether it is the primary (OPTIONS: a GET would make
     // Patroni log a traceback per check) twice a second, and cuts the connections to a node that
@@ -244,7 +352,7 @@ export class PatroniCluster {
   startNode(name: string): void {
     const node = this.node(name);
     if (node.patroni && node.patroni.exitCode === null && node.patroni.signalCode === null) throw new Error(`${name}'s Patroni is already running`);
-    node.patroni = startAsPostgres('/usr/bin/patroni', [node.config], node.log);
+    node.patroni = startAsPostgres('/usr/bin/patroni', [node.config], node.log, path.dirname(node.config));
   }
 
   /** The cluster as Patroni sees it, asked of the first node whose REST API answers. */
@@ -367,22 +475,57 @@ export class PatroniCluster {
     const args = ['-c', this.node(leader).config, 'switchover', SCOPE, '--leader', leader, '--force'];
     if (candidate) args.push('--candidate', candidate);
     // Asynchronous: the clients keep streaming while patronictl waits for the switchover.
-    const child = spawn('/usr/bin/setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '/usr/bin/patronictl', ...args], {
-      env: { PATH: `${PG_BIN}:/usr/bin:/bin`, HOME: this.root, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    return new Promise((resolve) => {
-      child.on('error', (error) => resolve({ ok: false, output: `${output}${error.message}` }));
-      child.on('exit', (code) => resolve({ ok: code === 0, output }));
-    });
+    return runAsPostgres('/usr/bin/patronictl', args, this.root).then(({ code, output }) => ({ ok: code === 0, output }));
+  }
+
+  /** `pgbackrest --stanza=payweave <args>` as postgres, with `node`'s configuration (as on that node's host). */
+  async pgbackrest(node: string, args: string[], timeoutMs = 120_000): Promise<string> {
+    const { code, output } = await runAsPostgres(PGBACKREST, [`--config=${this.node(node).backrestConfig}`, `--stanza=${STANZA}`, ...args], this.root, timeoutMs);
+    if (code !== 0) throw new Error(`pgbackrest ${args.join(' ')} failed (${code}):\n${output}`);
+    return output;
+  }
+
+  /** A new folder in the cluster's folder, owned by postgres, mode 0700 (e.g. for a restored data directory). */
+  folder(relative: string): string {
+    const { uid, gid } = postgresIds();
+    let dir = this.root;
+    for (const part of relative.split('/')) {
+      dir = path.join(dir, part);
+      mkdirSync(dir, { mode: 0o700 });
+      chownSync(dir, uid, gid);
+    }
+    return dir;
+  }
+
+  /**
+   * A PostgreSQL 15 on `dataDir` (a restored copy), as postgres, on a free loopback port, outside
+   * Patroni and HAProxy. `settings` (-c) override its postgresql.conf, which is a node's: Patroni
+   * writes the node's own paths for hba_file and ident_file into it, so those are pointed at the
+   * copy's. Stopped by `stop()` with the cluster.
+   */
+  async startStandalone(dataDir: string, settings: Record<string, string> = {}): Promise<Standalone> {
+    const port = await freePort();
+    const log = path.join(path.dirname(dataDir), `postgres-${port}.log`);
+    writeFileSync(log, '');
+    const { uid, gid } = postgresIds();
+    chownSync(log, uid, gid);
+    const options = {
+      port: String(port),
+      listen_addresses: '127.0.0.1',
+      unix_socket_directories: path.join(this.root, 'run'),
+      hba_file: path.join(dataDir, 'pg_hba.conf'),
+      ident_file: path.join(dataDir, 'pg_ident.conf'),
+      ...settings,
+    };
+    const child = startAsPostgres(`${PG_BIN}/postgres`, ['-D', dataDir, ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])], log, path.dirname(dataDir));
+    const standalone: Standalone = { dataDir, port, log, child, url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}` };
+    this.standalones.push(standalone);
+    return standalone;
   }
 
   /** The last lines of every log of the cluster, for a failure's message. */
   logs(lines = 30): string {
-    const files = [...this.nodes.map((n) => n.log), path.join(this.root, 'etcd.log'), path.join(this.root, 'haproxy.log')];
+    const files = [...this.nodes.map((n) => n.log), path.join(this.root, 'etcd.log'), path.join(this.root, 'haproxy.log'), ...this.standalones.map((s) => s.log)];
     return files
       .map((file) => {
         try {
@@ -405,9 +548,11 @@ export class PatroniCluster {
   /** Stops everything (Patroni stops its PostgreSQL), kills what does not stop, removes the folder. */
   async stop(): Promise<void> {
     const running = (child: ChildProcess | null) => child && child.exitCode === null && child.signalCode === null;
+    // A standalone copy: fast shutdown (SIGINT).
+    for (const standalone of this.standalones) if (running(standalone.child)) standalone.child.kill('SIGINT');
     for (const node of this.nodes) if (running(node.patroni)) node.patroni!.kill('SIGTERM');
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && this.nodes.some((n) => running(n.patroni) || this.postmasterPid(n.name))) await sleep(200);
+    while (Date.now() < deadline && (this.nodes.some((n) => running(n.patroni) || this.postmasterPid(n.name)) || this.standalones.some((s) => running(s.child)))) await sleep(200);
     this.killEverythingNow();
     for (const child of [this.haproxy, this.etcd]) if (running(child)) child!.kill('SIGTERM');
     await sleep(200);
@@ -424,6 +569,6 @@ export class PatroniCluster {
       if (postmaster) process.kill(postmaster, 'SIGKILL');
       if (node.patroni?.pid && node.patroni.exitCode === null && node.patroni.signalCode === null) node.patroni.kill('SIGKILL');
     }
-    for (const child of [this.haproxy, this.etcd]) if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of [this.haproxy, this.etcd, ...this.standalones.map((s) => s.child)]) if (child?.pid && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
