@@ -64,11 +64,11 @@ module.exports = {
       name: 'server-module-in-use',
       comment:
         "Every module of the server, the core and the contracts is reached from the server's entries (main.ts and the " +
-        'ledger check); one that is not is dead code. The web app reaches core and contracts too, but the server, which ' +
+        'command-line tools: ledger check, backup, restore); one that is not is dead code. The web app reaches core and contracts too, but the server, which ' +
         'decides, must use every rule the core holds.',
       severity: 'error',
-      from: { path: '^src/server/(main|ledger/check-cli)\\.ts$' },
-      to: { path: '^src/(server|core|contracts)/', pathNot: '(\\.test\\.ts|\\.d\\.ts)$|^src/server/(main|ledger/check-cli)\\.ts$', reachable: false },
+      from: { path: '^src/server/(main|ledger/check-cli|backup/backup-cli|backup/restore-cli)\\.ts$' },
+      to: { path: '^src/(server|core|contracts)/', pathNot: '(\\.test\\.ts|\\.d\\.ts)$|^src/server/(main|ledger/check-cli|backup/backup-cli|backup/restore-cli)\\.ts$', reachable: false },
     },
   ],
   options: {

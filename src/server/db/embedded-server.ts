@@ -61,7 +61,7 @@ export function alreadyRunningMessage(dataDir: string, holder: string): string {
   return `PayWeave is already running on ${path.resolve(dataDir)} (${holder}). Stop it first (Ctrl-C in its terminal, or kill that process), or give this one another DATA_DIR.`;
 }
 
-async function ensureDatabase(dataDir: string): Promise<void> {
+export async function ensureDatabase(dataDir: string): Promise<void> {
   const admin = new pg.Client({ connectionString: embeddedUrl(dataDir, 'postgres') });
   await admin.connect();
   try {
@@ -97,8 +97,9 @@ export async function openEmbeddedServer(dataDir: string, say: Say): Promise<Emb
   const other = runningApp(dataDir);
   if (other) throw new AlreadyRunningError(alreadyRunningMessage(dataDir, `process ${other}`));
   ensureCluster(dataDir, say.info);
-  let { pid, adopted } = await startPostmaster(dataDir, { say: say.info });
-  if (adopted) say.warn(`Found the embedded PostgreSQL (pid ${pid}) still running from an earlier start; using it.`);
+  const first = await startPostmaster(dataDir, { say: say.info });
+  let pid = first.pid;
+  if (first.adopted) say.warn(`Found the embedded PostgreSQL (pid ${pid}) still running from an earlier start; using it.`);
   await ensureDatabase(dataDir);
   let lock = await takeAppLock(dataDir);
   writeFileDurably(appPidFile(dataDir), `${process.pid}\n`, 0o644);

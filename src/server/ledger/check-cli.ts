@@ -3,13 +3,12 @@
 // runs it), never by opening its files. Safe while the app runs.
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { loadConfig } from '../config';
+import { toolTarget } from '../db/tool-target';
 import { withEmbeddedDatabase } from '../db/embedded-server';
 import * as schema from '../db/schema';
-import type { Db } from '../db/client';
 import { checkLedger } from './check-ledger';
 
-const config = loadConfig();
+const config = toolTarget();
 
 async function check(url: string): Promise<boolean> {
   const pool = new pg.Pool({ connectionString: url, max: 2, application_name: 'payweave ledger:check' });
@@ -29,5 +28,10 @@ async function check(url: string): Promise<boolean> {
   }
 }
 
-const ok = config.databaseUrl ? await check(config.databaseUrl) : await withEmbeddedDatabase(config.dataDir, check);
-process.exitCode = ok ? 0 : 1;
+try {
+  const ok = config.databaseUrl ? await check(config.databaseUrl) : await withEmbeddedDatabase(config.dataDir, check);
+  process.exitCode = ok ? 0 : 1;
+} catch (error) {
+  console.error(`ledger:check could not run: ${(error as Error).message}`);
+  process.exitCode = 2;
+}
