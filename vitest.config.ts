@@ -5,16 +5,16 @@ import { defineConfig } from 'vitest/config';
 //  - unit: pure code (core, web helpers) — fast, no I/O;
 //  - web: React components rendered in a simulated DOM (happy-dom) with Testing Library, driven
 //    as a user would (labels, roles, typing); the API is a fake fetch, no server;
-//  - integration: the Fastify app against a real database. They run once per engine
-//    (PGlite in-process, then PostgreSQL) so SQL that only works on one engine fails here.
+//  - integration: the Fastify app against PostgreSQL, the production engine: the app's own
+//    embedded server started for the run, or the one TEST_POSTGRES_URL names.
 const integrationInclude = ['src/server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/contract/**/*.test.ts'];
 
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
   test: {
     // At least two test files at a time (decision 149). Vitest's default, one core fewer than the
-    // machine has, is a single file on a two-core CI host: the other core then idles while PGlite
-    // or a PostgreSQL round trip keeps that file busy. Two halved `vitest run` there (11 to 5.6 min).
+    // machine has, is a single file on a two-core CI host: the other core then idles while a
+    // PostgreSQL round trip keeps that file busy. Two halved `vitest run` there (11 to 5.6 min).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
@@ -37,21 +37,11 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'pglite',
+          name: 'integration',
           include: integrationInclude,
-          env: { TEST_DB: 'pglite' },
-          // Each file's database starts from one migrated image made per run (decision 150).
-          globalSetup: ['tests/helpers/pglite-image.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres',
-          include: integrationInclude,
-          env: { TEST_DB: 'postgres' },
+          // The run's PostgreSQL (embedded, or TEST_POSTGRES_URL) and its migrated template database,
+          // from which each file's databases are cloned.
+          globalSetup: ['tests/helpers/test-postgres.ts'],
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

@@ -6,13 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, BILLING_PERIOD_DAYS } from '../core/dates';
 import { insertFundedCard, insertUser } from '../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../tests/helpers/test-db';
 import { cards, combineSources, combines, journals, moneyEffects, subscriptionPayments, users } from './db/schema';
 import type { Db } from './db/client';
 import { checkLedger } from './ledger/check-ledger';
 import { scheduledJobs } from './scheduler';
 
-const run = await requireEngine();
 const HOUR_MS = 60 * 60 * 1000;
 
 /** An in-progress draft with one pre-authorised card source (hold id `hold-<draft id>`). */
@@ -23,13 +22,13 @@ async function insertDraft(db: Db, userId: string, times: { createdAt: Date; upd
   return draft.id;
 }
 
-describe.skipIf(!run)(`scheduled jobs on several instances at once (${testEngine()})`, () => {
+describe('scheduled jobs on several instances at once', () => {
   let database: TestDatabase;
   let apps: TestApp[] = [];
   const now = new Date();
 
   beforeAll(async () => {
-    database = await createTestDatabase(testEngine(), { poolSize: 12 });
+    database = await createTestDatabase({ poolSize: 12 });
     apps = await Promise.all(Array.from({ length: 3 }, () => createTestApp({ database, now: () => now })));
   });
 

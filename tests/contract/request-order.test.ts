@@ -10,9 +10,6 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { ERROR_CODES } from '../../src/contracts/errors';
 import { registerUser, type ApiUser } from '../helpers/api-client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { requireEngine, testEngine } from '../helpers/test-db';
-
-const run = await requireEngine();
 
 type Operation = { method: string; path: string; security?: Array<Record<string, string[]>>; requestBody?: unknown; operationId?: string; summary?: string; tags?: string[] };
 
@@ -29,7 +26,7 @@ function operationsOf(document: { paths: Record<string, Record<string, Omit<Oper
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, A_UUID);
 const sessionOnly = (operation: Operation) => (operation.security ?? []).length > 0 && !(operation.security ?? []).some((s) => Object.keys(s).length === 0);
 
-describe.runIf(run)(`request order: 401 → 403 → 415 → 400 (${testEngine()})`, () => {
+describe('request order: 401 → 403 → 415 → 400', () => {
   let t: TestApp;
   let user: ApiUser;
   let operations: Operation[];

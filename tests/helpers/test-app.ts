@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../../src/server/config';
 import type { Adapters } from '../../src/server/adapters';
 import type { DemoCallLog } from '../../src/server/adapters/demo-calls';
 import { guardAdapters, type AdapterGuard } from './adapter-guard';
-import { createTestDatabase, testEngine, type TestDatabase, type TestEngine } from './test-db';
+import { createTestDatabase, type TestDatabase } from './test-db';
 
 export const TEST_CARD_DATA_KEY = '0f'.repeat(32);
 
@@ -36,9 +36,9 @@ export type TestApp = {
 };
 
 export async function createTestApp(
-  options: { engine?: TestEngine; env?: Record<string, string>; adapters?: Partial<Adapters>; now?: () => Date; database?: TestDatabase; webRoot?: string } = {},
+  options: { env?: Record<string, string>; adapters?: Partial<Adapters>; now?: () => Date; database?: TestDatabase; webRoot?: string } = {},
 ): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase(options.engine ?? testEngine()));
+  const database = options.database ?? (await createTestDatabase());
   const config = testConfig(options.env);
   const app = await buildApp({ config, database, adapters: options.adapters, now: options.now, ...(options.webRoot ? { webRoot: options.webRoot } : { serveWeb: false }) });
   const calls = (app.adapters.cardProcessor as { log?: DemoCallLog }).log ?? (app.adapters.payouts as { log?: DemoCallLog }).log;

@@ -1,82 +1,61 @@
-// Each test file gets a fresh database on the engine chosen by TEST_DB (pglite | postgres).
-// PostgreSQL tests create a uniquely named database and drop it afterwards.
+// Each test file gets fresh databases of its own on the run's PostgreSQL server (the embedded one,
+// or TEST_POSTGRES_URL's: tests/helpers/test-postgres.ts), each cloned from the run's migrated
+// template and dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/client';
+import { withDatabase } from './test-postgres';
 
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export type TestEngine = 'pglite' | 'postgres';
-
-export function testEngine(): TestEngine {
-  return process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+/**
+ * A superuser's connection string to the run's PostgreSQL server, for tests that make databases
+ * of their own or act on the server (pg_terminate_backend). Only inside a test worker.
+ */
+export function postgresAdminUrl(): string {
+  return inject('testPostgresAdminUrl');
 }
 
-let postgresAvailable: boolean | undefined;
-export async function isPostgresAvailable(): Promise<boolean> {
-  if (postgresAvailable !== undefined) return postgresAvailable;
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
+/** The connection string of `database` on the run's server. */
+export function postgresDatabaseUrl(database: string): string {
+  return withDatabase(postgresAdminUrl(), database);
+}
+
+/** A new unique database name (the caller creates and drops it). */
+export function uniqueDatabaseName(prefix = 'payweave_test'): string {
+  return `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+}
+
+/** Runs `statement` on the server as the superuser, on a connection of its own. */
+export async function adminQuery(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl() });
+  await client.connect();
   try {
-    await client.connect();
-    await client.query('select 1');
-    postgresAvailable = true;
-  } catch {
-    postgresAvailable = false;
+    await client.query(statement);
   } finally {
     await client.end().catch(() => {});
   }
-  return postgresAvailable;
 }
 
-/**
- * Whether this file's tests can run. Outside CI a missing PostgreSQL skips loudly; under CI=true it
- * is a failure, because a skipped suite proves nothing.
- */
-export async function requireEngine(engine: TestEngine = testEngine()): Promise<boolean> {
-  if (engine === 'pglite') return true;
-  if (await isPostgresAvailable()) return true;
-  const message = `PostgreSQL is not reachable at ${POSTGRES_ADMIN_URL}: PostgreSQL tests cannot run.`;
-  if (process.env.CI === 'true') throw new Error(message);
-  console.warn(`\n*** SKIPPING: ${message} ***\n`);
-  return false;
-}
+export type TestDatabase = Database & { url: string; drop(): Promise<void> };
 
-let image: Blob | undefined;
-/**
- * The PGlite project's migrated data directory (tests/helpers/pglite-image.ts), read once per test
- * file; other projects have none, and their PGlite databases start from a new cluster.
- */
-function migratedImage(): Blob | undefined {
-  const file = inject('pgliteImageFile');
-  if (!file) return undefined;
-  image ??= new Blob([readFileSync(file)]);
-  return image;
-}
-
-export type TestDatabase = Database & { url?: string; drop(): Promise<void> };
-
-export async function createTestDatabase(engine: TestEngine = testEngine(), options: { poolSize?: number } = {}): Promise<TestDatabase> {
-  if (engine === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined, pgliteImage: migratedImage() });
-    return { ...database, drop: () => database.close() };
+/** A migrated database of its own (a clone of the run's template), opened as the app opens one. */
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  const name = uniqueDatabaseName();
+  await adminQuery(`create database "${name}" template "${inject('testPostgresTemplate')}"`);
+  const url = postgresDatabaseUrl(name);
+  let database: Database;
+  try {
+    database = await openDatabase({ databaseUrl: url, dataDir: 'unused', poolSize: options.poolSize ?? 20 });
+  } catch (error) {
+    await adminQuery(`drop database if exists "${name}" with (force)`);
+    throw error;
   }
-  const name = `payweave_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-  const database = await openDatabase({ databaseUrl: url, dataDir: 'unused', poolSize: options.poolSize ?? 20 });
   return {
     ...database,
     url,
     async drop() {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
+      await adminQuery(`drop database if exists "${name}" with (force)`);
     },
   };
 }

@@ -1,6 +1,6 @@
 // Two app instances on one PostgreSQL database, each with its own pool and read cache, as two
 // servers behind a load balancer: for the tests that a change made on one reaches the other
-// (decision 017's change bus). PostgreSQL only: PGlite is one process's own database.
+// (decision 017's change bus).
 import { expect } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { createTestApp, type TestApp } from './test-app';
@@ -31,10 +31,10 @@ export type TwoInstances = {
 
 /** Both instances up, each listening for the other's changes, before it returns. */
 export async function twoInstancesOnOnePostgres(): Promise<TwoInstances> {
-  const shared = await createTestDatabase('postgres');
+  const shared = await createTestDatabase();
   const second = await openDatabase({ databaseUrl: shared.url, dataDir: 'unused', poolSize: 5 });
   const a = await createTestApp({ database: shared });
-  const b = await createTestApp({ database: { ...second, drop: () => second.close() } });
+  const b = await createTestApp({ database: { ...second, url: shared.url, drop: () => second.close() } });
   await eventually(async () => expect([shared.readCache.isEnabled, second.readCache.isEnabled]).toEqual([true, true]), 5_000);
   return {
     shared,

@@ -12,7 +12,7 @@
 //     all come up: the start-up migrations take turns instead of failing on each other.
 // A test-held row lock on one user parks that user's requests inside their transactions (after
 // the idempotency key is claimed), so both tests hit work that is truly in flight in the database.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,15 +25,7 @@ import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client'
 import { queryRows } from '../helpers/db-snapshot';
 import { countMoney, waitForDrain } from '../helpers/money-count';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
-import { createTestDatabase, POSTGRES_ADMIN_URL, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
-
-// PostgreSQL only, by design: several server processes share one database server, which in-process
-// PGlite cannot be. The pglite project reports these as skipped; the postgres project runs them.
-const onPostgres = testEngine() === 'postgres';
-const run = onPostgres && (await requireEngine());
-if (!onPostgres) {
-  console.warn('\n*** SKIPPING faults: it kills a server process and terminates its PostgreSQL connections (project "postgres" only). ***\n');
-}
+import { adminQuery, createTestDatabase, postgresDatabaseUrl, uniqueDatabaseName, type TestDatabase } from '../helpers/test-db';
 
 const COMPLETE_CHOICES = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' } as const;
 /** Long enough that requests are in flight when the server dies, short enough for a quick test. */
@@ -223,7 +215,7 @@ async function exactlyOnceProblems(database: TestDatabase, outcomes: Outcome[]):
 
 const alive = (server: ServerProcess) => server.child.exitCode === null && server.child.signalCode === null;
 
-describe.skipIf(!run)('faults: a crashed server and a lost database connection', () => {
+describe('faults: a crashed server and a lost database connection', () => {
   beforeAll(async () => {
     await serverBundle();
   }, 60_000);
@@ -233,12 +225,12 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
   });
 
   it('SIGKILL mid-burst, restart on the same database, retry every unanswered request: nothing half-done, everything once', async () => {
-    const database = await createTestDatabase('postgres', { poolSize: 4 });
-    const databaseName = new URL(database.url!).pathname.slice(1);
+    const database = await createTestDatabase({ poolSize: 4 });
+    const databaseName = new URL(database.url).pathname.slice(1);
     // The demo outside systems' own record of the calls they received, kept across the crash.
     const callDir = mkdtempSync(path.join(tmpdir(), 'payweave-faults-'));
     const env = { ...SERVER_ENV, DEMO_ADAPTER_LOG: path.join(callDir, 'calls.jsonl'), EFFECT_LEASE_MS: '1000', EFFECT_RETRY_BASE_MS: '100' };
-    let server = await startServer({ databaseUrl: database.url!, env });
+    let server = await startServer({ databaseUrl: database.url, env });
     const port = server.port;
     let locker: pg.Client | undefined;
     try {
@@ -266,7 +258,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
 
       // The first user's requests will wait inside their transactions, on a row lock the test holds.
       const parked = users[0]!;
-      locker = await lockUserRow(database.url!, parked.userId);
+      locker = await lockUserRow(database.url, parked.userId);
 
       const outcomes: Outcome[] = planned.map((request) => ({ request }));
       const firstUrl = server.url;
@@ -308,7 +300,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
 
       // Restart on the same port and database, as a supervisor would, and retry everything with
       // its key: unanswered requests do their work now (once), answered ones replay their answer.
-      server = await startServer({ databaseUrl: database.url!, port, env });
+      server = await startServer({ databaseUrl: database.url, port, env });
       await Promise.all(
         outcomes.map(async (outcome) => {
           outcome.final = await retryUntilFinal(outcome.request, server.url);
@@ -348,9 +340,9 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
   }, 90_000);
 
   it('pg_terminate_backend mid-request: a clear 503, nothing half-written, and the same process serves the retries', async () => {
-    const database = await createTestDatabase('postgres', { poolSize: 2 });
-    const databaseName = new URL(database.url!).pathname.slice(1);
-    const server = await startServer({ databaseUrl: database.url!, env: SERVER_ENV });
+    const database = await createTestDatabase({ poolSize: 2 });
+    const databaseName = new URL(database.url).pathname.slice(1);
+    const server = await startServer({ databaseUrl: database.url, env: SERVER_ENV });
     let locker: pg.Client | undefined;
     try {
       const prepared = await prepareUser(server.url, 1);
@@ -361,7 +353,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       ];
 
       // Park both inside their transactions, then terminate every connection of the database but ours.
-      locker = await lockUserRow(database.url!, prepared.userId);
+      locker = await lockUserRow(database.url, prepared.userId);
       const answeredEarly: string[] = [];
       const answers = requests.map((request) =>
         send(request, server.url).then(
@@ -430,7 +422,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       expect(await exactlyOnceProblems(database, outcomes)).toEqual([]);
 
       // Idle connections terminated too (nothing in flight): the next requests still succeed.
-      const admin = new pg.Client({ connectionString: database.url! });
+      const admin = new pg.Client({ connectionString: database.url });
       admin.on('error', () => {});
       await admin.connect();
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [databaseName]);
@@ -450,18 +442,10 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
     }
   }, 60_000);
   it('instances starting together on an empty database all come up, and the migrations run once', async () => {
-    const name = `payweave_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await client.connect();
-      try {
-        await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    };
-    await admin(`create database "${name}"`);
-    const url = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+    // An empty database, not a clone of the migrated template: the instances migrate it.
+    const name = uniqueDatabaseName();
+    await adminQuery(`create database "${name}"`);
+    const url = postgresDatabaseUrl(name);
     const started = await Promise.allSettled(Array.from({ length: 3 }, () => startServer({ databaseUrl: url, env: SERVER_ENV })));
     const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     try {
@@ -478,7 +462,7 @@ describe.skipIf(!run)('faults: a crashed server and a lost database connection',
       }
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
-      await admin(`drop database if exists "${name}" with (force)`);
+      await adminQuery(`drop database if exists "${name}" with (force)`);
     }
   }, 60_000);
 });

@@ -24,13 +24,7 @@ import type { DemoCall } from '../../src/server/adapters/demo-calls';
 import { countMoney, readCallFile, waitForDrain } from '../helpers/money-count';
 import { registerOver, removeServerBundle, serverBundle, startServer, type HttpAnswer, type HttpUser, type ServerProcess } from '../helpers/server-process';
 import { TEST_CARD_DATA_KEY } from '../helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
-
-// PostgreSQL only: a server process is killed and restarted on the same database, which in-process
-// PGlite cannot outlive. The pglite project reports these as skipped; `npm run test:faults` runs them.
-const onPostgres = testEngine() === 'postgres';
-const run = onPostgres && (await requireEngine());
-if (!onPostgres) console.warn('\n*** SKIPPING money faults: server processes on PostgreSQL (project "postgres" only). ***\n');
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db';
 
 const COMPLETE_CHOICES = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' } as const;
 /** A failed effect is retried quickly, so the drain settles within the test. */
@@ -170,7 +164,7 @@ async function expectMoneyCounted(database: TestDatabase, file: string, traffic:
   expect(counted.voids).toBe(traffic.length * 2);
 }
 
-describe.skipIf(!run)('money faults: every payout, capture, void and rebate exactly once, whatever breaks', () => {
+describe('money faults: every payout, capture, void and rebate exactly once, whatever breaks', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'payweave-money-faults-'));
     await serverBundle();
@@ -185,9 +179,9 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
     ['a timeout', 'timeout'],
     ['an answer lost after the thing was done', 'lose-answer'],
   ])('%s at capture, void, payout and rebate payout', async (_what, mode) => {
-    const database = await createTestDatabase('postgres', { poolSize: 4 });
+    const database = await createTestDatabase({ poolSize: 4 });
     const file = path.join(tmp, `${mode}.jsonl`);
-    const server = await startServer({ databaseUrl: database.url!, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file, DEMO_FAULTS: breakEffects(mode) } });
+    const server = await startServer({ databaseUrl: database.url, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file, DEMO_FAULTS: breakEffects(mode) } });
     try {
       const traffic = [await moneyTraffic(server.url, database)];
       await expectMoneyCounted(database, file, traffic);
@@ -203,12 +197,12 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
   }, 120_000);
 
   it('SIGKILL between the commit and the effect, then a restart: the effects are carried out once, with the outside record kept across the crash', async () => {
-    const database = await createTestDatabase('postgres', { poolSize: 4 });
+    const database = await createTestDatabase({ poolSize: 4 });
     const file = path.join(tmp, 'sigkill.jsonl');
     // At the kill every effect is committed and none is confirmed: payouts hang in flight (the
     // provider has done nothing yet), captures are done but their answers lost, voids fail.
     let server: ServerProcess = await startServer({
-      databaseUrl: database.url!,
+      databaseUrl: database.url,
       env: {
         ...BASE_ENV,
         DEMO_ADAPTER_LOG: file,
@@ -227,12 +221,12 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
       expect(server.child.signalCode).toBe('SIGKILL');
 
       // The supervisor starts it again on the same database, the outside systems intact.
-      server = await startServer({ databaseUrl: database.url!, port: server.port, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
+      server = await startServer({ databaseUrl: database.url, port: server.port, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
       await expectMoneyCounted(database, file, traffic);
       // And the command an operator runs after an incident agrees.
       const ledger = spawnSync('npm', ['run', '--silent', 'ledger:check'], {
         cwd: projectRoot,
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url!, DATA_DIR: tmp, CARD_DATA_KEY: TEST_CARD_DATA_KEY, LOG_LEVEL: 'silent' },
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, DATA_DIR: tmp, CARD_DATA_KEY: TEST_CARD_DATA_KEY, LOG_LEVEL: 'silent' },
         encoding: 'utf8',
         timeout: 60_000,
       });
@@ -250,11 +244,11 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
   }, 120_000);
 
   it('a restart (SIGTERM) while effects wait for a retry, with traffic on both sides: each effect once', async () => {
-    const database = await createTestDatabase('postgres', { poolSize: 4 });
+    const database = await createTestDatabase({ poolSize: 4 });
     const file = path.join(tmp, 'restart.jsonl');
     // Every capture, void and payout fails until the restart, then waits for its retry.
     let server: ServerProcess = await startServer({
-      databaseUrl: database.url!,
+      databaseUrl: database.url,
       env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file, DEMO_FAULTS: 'processor.capture:fail@*;processor.release:fail@*;payouts.send:fail@*', EFFECT_RETRY_BASE_MS: '2000' },
     });
     try {
@@ -262,7 +256,7 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
       await server.stop();
       const moved = (c: DemoCall) => c.outcome === 'done' && (c.op === 'processor.capture' || c.op === 'processor.release' || c.op === 'payouts.send');
       expect(readCallFile(file).filter(moved)).toEqual([]);
-      server = await startServer({ databaseUrl: database.url!, port: server.port, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
+      server = await startServer({ databaseUrl: database.url, port: server.port, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
       traffic.push(await moneyTraffic(server.url, database));
       await expectMoneyCounted(database, file, traffic);
     } finally {
@@ -272,9 +266,9 @@ describe.skipIf(!run)('money faults: every payout, capture, void and rebate exac
   }, 120_000);
 
   it('40 concurrent $10 cash-outs on a $250 card: exactly 25 accepted and 25 payouts, the 15 refused send nothing', async () => {
-    const database = await createTestDatabase('postgres', { poolSize: 4 });
+    const database = await createTestDatabase({ poolSize: 4 });
     const file = path.join(tmp, 'sweep.jsonl');
-    const server = await startServer({ databaseUrl: database.url!, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
+    const server = await startServer({ databaseUrl: database.url, env: { ...BASE_ENV, DEMO_ADAPTER_LOG: file } });
     try {
       const user = await registerOver(server.url, `sweep-${randomUUID()}@example.com`, TEST_PASSWORD, '198.51.102.1');
       const userId = ((await user.request(server.url, 'GET', '/api/me')).body as { id: string }).id;

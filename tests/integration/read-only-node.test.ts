@@ -8,15 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../helpers/db-snapshot';
 import { createCard, PAYOUT_DETAILS, registerUser, type ApiUser } from '../helpers/api-client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { POSTGRES_ADMIN_URL, requireEngine, testEngine } from '../helpers/test-db';
-
-// PostgreSQL only, by design: PGlite has no read-only standby to land on. The pglite project
-// reports this file as skipped; the postgres project runs it.
-const onPostgres = testEngine() === 'postgres';
-const run = onPostgres && (await requireEngine());
+import { postgresAdminUrl } from '../helpers/test-db';
 
 async function admin(text: string, values: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const client = new pg.Client({ connectionString: postgresAdminUrl() });
   await client.connect();
   try {
     await client.query(text, values);
@@ -25,7 +20,7 @@ async function admin(text: string, values: unknown[] = []): Promise<void> {
   }
 }
 
-describe.skipIf(!run)('a request that lands on a read-only node', () => {
+describe('a request that lands on a read-only node', () => {
   let t: TestApp;
   let user: ApiUser;
   let cardId: string;
@@ -39,8 +34,8 @@ describe.skipIf(!run)('a request that lands on a read-only node', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ engine: 'postgres' });
-    name = new URL(t.database.url!).pathname.slice(1);
+    t = await createTestApp();
+    name = new URL(t.database.url).pathname.slice(1);
     user = await registerUser(t.app);
     const created = await createCard(user, '250');
     expect(created.statusCode).toBe(201);

@@ -10,13 +10,7 @@ import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { queryRows } from '../helpers/db-snapshot';
 import { registerOver, removeServerBundle, startServer, type HttpUser, type ServerProcess } from '../helpers/server-process';
 import { PAYOUT_DETAILS, TEST_PASSWORD, TEST_VISA } from '../helpers/api-client';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../helpers/test-db';
-
-// PostgreSQL only, by design: several server processes share one database server, which in-process
-// PGlite cannot be. The pglite project reports these as skipped; the postgres project runs them.
-const onPostgres = testEngine() === 'postgres';
-const run = onPostgres && (await requireEngine());
-if (!onPostgres) console.warn('\n*** SKIPPING scale-out: it runs two server processes on one PostgreSQL database (project "postgres" only). ***\n');
+import { createTestDatabase, type TestDatabase } from '../helpers/test-db';
 
 const PROMO_USERS = 16;
 const PROMO_SPOTS_LEFT = 10; // the counter starts at 90 of 100, so the burst competes for the last 10
@@ -42,17 +36,17 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
   return results;
 }
 
-describe.skipIf(!run)('scale out: two server processes, one PostgreSQL', () => {
+describe('scale out: two server processes, one PostgreSQL', () => {
   let database: TestDatabase;
   let a: ServerProcess;
   let b: ServerProcess;
   const instances = () => [a.url, b.url];
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres', { poolSize: 4 });
+    database = await createTestDatabase({ poolSize: 4 });
     // TRUST_PROXY as behind a load balancer: each test user has its own X-Forwarded-For address.
     const env = { TRUST_PROXY: 'true', DB_POOL_SIZE: '10' };
-    [a, b] = await Promise.all([startServer({ databaseUrl: database.url!, env }), startServer({ databaseUrl: database.url!, env })]);
+    [a, b] = await Promise.all([startServer({ databaseUrl: database.url, env }), startServer({ databaseUrl: database.url, env })]);
   }, 90_000);
 
   afterAll(async () => {

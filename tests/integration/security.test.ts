@@ -12,9 +12,7 @@ import { snapshotDatabase, type SnapshotExclusions } from '../helpers/db-snapsho
 import { exampleFor, operationsOf, seededRandom, type FuzzContext, type Operation } from '../helpers/openapi-fuzz';
 import { luhnValid, scanDatabaseAndTexts, scanText } from '../helpers/scan-secrets';
 import { createTestApp, testConfig, type TestApp } from '../helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine } from '../helpers/test-db';
-
-const run = await requireEngine();
+import { createTestDatabase } from '../helpers/test-db';
 
 /** The demo processor always declines this number (DECISIONS §4). */
 const DECLINE_CARD = '4000000000009995';
@@ -39,7 +37,7 @@ function wellFormedBody(operation: Operation, context: FuzzContext): unknown {
   return operation.body ? exampleFor(operation.body, context) : undefined;
 }
 
-describe.skipIf(!run)(`security (${testEngine()})`, () => {
+describe('security', () => {
   let t: TestApp;
   let a: ApiUser;
   let b: ApiUser;
@@ -124,7 +122,7 @@ describe.skipIf(!run)(`security (${testEngine()})`, () => {
     }
     expect(failures).toEqual([]);
     expect(attempts.length).toBeGreaterThanOrEqual(idBearing.length);
-    console.info(`security (${testEngine()}): user B tried ${idBearing.length} id-bearing operations with A's ids in ${attempts.length} requests, plus ${bodyAttempts.length} ids in bodies and ${listReads.length} list reads: all 404 or B's own data, nothing leaked`);
+    console.info(`security: user B tried ${idBearing.length} id-bearing operations with A's ids in ${attempts.length} requests, plus ${bodyAttempts.length} ids in bodies and ${listReads.length} list reads: all 404 or B's own data, nothing leaked`);
     // B's own draft aside (created before the snapshot), nothing changed.
     expect(await snapshotDatabase(t.database.db, EXCLUSIONS)).toEqual(before);
     // The ids are real: A reaches them.
@@ -281,7 +279,7 @@ async function expectSignInLimits(app: TestApp['app']) {
   expect(firstRefused).toBe(30);
 }
 
-describe.skipIf(!run)(`card secrets are never kept: tables, outbox and trace logs (${testEngine()})`, () => {
+describe('card secrets are never kept: tables, outbox and trace logs', () => {
   it('the scanner itself finds a planted number (spaced or not) and a CVV field, and ignores other digit runs', () => {
     expect(luhnValid(TEST_VISA)).toBe(true);
     expect(luhnValid('4242424242424241')).toBe(false);
@@ -338,7 +336,7 @@ describe.skipIf(!run)(`card secrets are never kept: tables, outbox and trace log
       expect(result.columnsScanned).toBeGreaterThan(30);
       expect(result.rowsScanned).toBeGreaterThan(20);
       expect(result.findings).toEqual([]);
-      console.info(`security (${testEngine()}) secret scan: ${result.columnsScanned} columns, ${result.rowsScanned} rows, ${logs.length} bytes of trace logs: ${result.findings.length} findings`);
+      console.info(`security secret scan: ${result.columnsScanned} columns, ${result.rowsScanned} rows, ${logs.length} bytes of trace logs: ${result.findings.length} findings`);
     } finally {
       await app.close();
       await database.drop();

@@ -10,13 +10,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, TEST_VISA } from '../../../tests/helpers/api-client';
 import { createTestApp, testConfig, type TestApp } from '../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../tests/helpers/test-db';
 import { ConfigError } from '../config';
 import { cards, combines, combineSources } from '../db/schema';
 import { PARTNER_UNAVAILABLE_MESSAGE } from '../plugins/errors';
 import { DEMO_OPERATIONS, DemoCallLog, parseFaults, type DemoCall } from './demo-calls';
-
-const run = await requireEngine();
 
 describe('fault specs (DEMO_FAULTS)', () => {
   it('name any step, by call numbers, ranges or every call', () => {
@@ -65,7 +62,7 @@ describe('fault specs (DEMO_FAULTS)', () => {
   });
 });
 
-describe.skipIf(!run)(`demo adapters record and break every step (${testEngine()})`, () => {
+describe('demo adapters record and break every step', () => {
   let dir: string;
   let t: TestApp; // one app per test (each its own DEMO_FAULTS), closed by the test
   beforeAll(() => {

@@ -8,16 +8,14 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../tests/helpers/generic-plan';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
 import '../app';
 import { namedStatementTexts } from './named-statement';
-
-const run = await requireEngine();
 
 // Tables that never grow: a scan of their few rows is the cheapest read there is.
 const FIXED_SIZE_TABLES = new Set(['system_promos']);
 
-describe.skipIf(!run)(`named statements' kept plans (${testEngine()})`, () => {
+describe(`named statements' kept plans`, () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertUser } from '../../../tests/helpers/fixtures';
 import { users } from './schema';
 import { namedStatement, placeholderValues } from './named-statement';
-
-const run = await requireEngine();
 
 const userEmail = namedStatement('test_user_email', (db) =>
   db
@@ -21,10 +19,10 @@ const setEmail = namedStatement('test_set_email', (db) =>
     .returning({ email: users.email }),
 );
 
-describe.skipIf(!run)(`namedStatement (${testEngine()})`, () => {
+describe('namedStatement', () => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(testEngine(), { poolSize: 4 });
+    database = await createTestDatabase({ poolSize: 4 });
   });
   afterAll(async () => {
     await database?.drop();

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { insertFundedCard, insertUser } from '../../../tests/helpers/fixtures';
 import { createCard, PAYOUT_DETAILS, registerUser, TEST_PASSWORD, type ApiUser } from '../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
+import { createTestDatabase } from '../../../tests/helpers/test-db';
 import { twoInstancesOnOnePostgres } from '../../../tests/helpers/two-instances';
 import { processorStateOf, type ProcessorCardState } from '../../core/card-processor-state';
 import { liveCardProcessor, type CardProcessor } from '../adapters/card-processor';
@@ -19,8 +19,6 @@ import { checkLedger } from '../ledger/check-ledger';
 import { rowsOf } from '../ledger/post-journal';
 import { scheduledJobs } from '../scheduler';
 import { claimCardStatesSql, createCardStateSync } from './card-states';
-
-const run = await requireEngine();
 
 type StateCall = { seq: number; state: string; outcome: string };
 
@@ -67,7 +65,7 @@ function gateSetCardState(app: TestApp['app']) {
   return { held, open, restore: () => (app.adapters.cardProcessor = processor) };
 }
 
-describe.skipIf(!run)(`card states at the processor (decision 170, ${testEngine()})`, () => {
+describe('card states at the processor (decision 170)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -352,8 +350,7 @@ describe.skipIf(!run)(`card states at the processor (decision 170, ${testEngine(
   });
 });
 
-// PostgreSQL only: two app instances need a database server they share; PGlite belongs to one process.
-describe.skipIf(!run || testEngine() !== 'postgres')('card states on two instances at once (decision 170, postgres)', () => {
+describe('card states on two instances at once (decision 170)', () => {
   it('every due card is told once, by one of the instances, however many runs race', async () => {
     const instances = await twoInstancesOnOnePostgres();
     try {

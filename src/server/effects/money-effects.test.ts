@@ -8,15 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, type ApiUser } from '../../../tests/helpers/api-client';
 import { insertFundedCard } from '../../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../tests/helpers/test-db';
 import { cards, combineSources, moneyEffects, rebates } from '../db/schema';
 import { checkLedger } from '../ledger/check-ledger';
 import { createEffectDrain, MAX_EFFECT_ATTEMPTS } from './drain';
 import { enqueueEffects, type MoneyEffect } from './money-effects';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`money effects (${testEngine()})`, () => {
+describe('money effects', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -8,13 +8,11 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../tests/helpers/generic-plan';
 import type { Tx } from '../db/client';
-import { createTestDatabase, requireEngine, testEngine } from '../../../tests/helpers/test-db';
+import { createTestDatabase } from '../../../tests/helpers/test-db';
 import { SYSTEM_ACCOUNTS } from './accounts';
 import { JOURNAL_RESULT, journalClauses, postJournal, rowsOf } from './post-journal';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`the journal statement's plan (${testEngine()})`, () => {
+describe(`the journal statement's plan`, () => {
   it('finds accounts by code and updates card balances through the unique indexes, whatever the size of ledger_accounts when planned', async () => {
     const database = await createTestDatabase();
     try {
@@ -33,10 +31,9 @@ describe.skipIf(!run)(`the journal statement's plan (${testEngine()})`, () => {
 // was small read the whole table at every commit of every money movement once it had grown (seen
 // in a CPU profile of the benchmark, round 7 in docs/performance.md). Reproduced here: one
 // connection makes and keeps the plan while the table holds a few rows, another fills the table.
-// PostgreSQL only: PGlite has a single connection, and the function and its setting are the same SQL.
-describe.skipIf(!run || testEngine() !== 'postgres')(`the journal's balance check (${testEngine()})`, () => {
+describe(`the journal's balance check`, () => {
   it('reads only its own journal through the index, however small journal_entries was when its plan was made', async () => {
-    const database = await createTestDatabase(testEngine(), { poolSize: 1 });
+    const database = await createTestDatabase({ poolSize: 1 });
     const other = new pg.Client({ connectionString: database.url });
     const post = (tx: Tx) =>
       postJournal(tx, {

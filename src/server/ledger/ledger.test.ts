@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertFundedCard, insertUser } from '../../../tests/helpers/fixtures';
 import { cards, journalEntries, journals, ledgerAccounts, transactions } from '../db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from './accounts';
@@ -11,12 +11,10 @@ import { debitAndPostJournal } from './debit-and-post';
 import { checkLedger } from './check-ledger';
 import { postJournal, UnbalancedJournalError } from './post-journal';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
+describe('ledger', () => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase(testEngine(), { poolSize: 20 });
+    database = await createTestDatabase({ poolSize: 20 });
   });
   afterAll(async () => {
     await database?.drop();
@@ -196,7 +194,7 @@ describe.skipIf(!run)(`ledger (${testEngine()})`, () => {
 // Migration 0010: cards cashed out or used as a source before every debit counted as spent. Its
 // data fix runs here on such cards (the CHECK it then adds is dropped first, to make them), and
 // the ledger check, which reports them, is then clean.
-describe.skipIf(!run)(`migration 0010: spent made whole on older cards (${testEngine()})`, () => {
+describe('migration 0010: spent made whole on older cards', () => {
   it('counts past cash-outs and source uses as spent, leaving purchases and balances as they were', async () => {
     const database = await createTestDatabase();
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertUser } from '../../../tests/helpers/fixtures';
 import type { Tx } from '../db/client';
 import { namedSqlStatement, namedStatement } from '../db/named-statement';
@@ -18,13 +18,11 @@ import {
   type ClaimInFirstStatement,
 } from './idempotency';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`idempotency keys (${testEngine()})`, () => {
+describe('idempotency keys', () => {
   let database: TestDatabase;
   let userId: string;
   beforeAll(async () => {
-    database = await createTestDatabase(testEngine(), { poolSize: 25 });
+    database = await createTestDatabase({ poolSize: 25 });
     userId = await insertUser(database.db);
   });
   afterAll(async () => {

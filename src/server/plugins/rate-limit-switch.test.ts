@@ -3,10 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
-import { requireEngine } from '../../../tests/helpers/test-db';
 import { rateLimitsDisabled } from './rate-limit';
 
-const run = await requireEngine();
 const base = { DATA_DIR: '/tmp/payweave-test-unused', CARD_DATA_KEY: '0f'.repeat(32) };
 
 describe('RATE_LIMIT_DISABLED config', () => {
@@ -23,7 +21,7 @@ describe('RATE_LIMIT_DISABLED config', () => {
   });
 });
 
-describe.skipIf(!run)('RATE_LIMIT_DISABLED in the app', () => {
+describe('RATE_LIMIT_DISABLED in the app', () => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();

@@ -3,9 +3,6 @@
 // helmet's other defaults.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../tests/helpers/test-db';
-
-const run = await requireEngine();
 
 const CSP = {
   'default-src': ["'self'"],
@@ -22,7 +19,7 @@ const CSP = {
 
 const SECURITY_HEADERS = ['content-security-policy', 'cross-origin-opener-policy', 'permissions-policy', 'referrer-policy', 'x-content-type-options', 'x-frame-options'];
 
-describe.skipIf(!run)(`security headers through helmet (${testEngine()})`, () => {
+describe('security headers through helmet', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { TRUST_PROXY: 'true' } });

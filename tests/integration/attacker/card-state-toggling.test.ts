@@ -8,11 +8,8 @@ import { auditLog } from '../../../src/server/db/schema';
 import { MONEY_RATE_LIMITS } from '../../../src/server/lib/money-limits';
 import { createCard, registerUser, type ApiUser } from '../../helpers/api-client';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { requireEngine, testEngine } from '../../helpers/test-db';
 
-const run = await requireEngine();
-
-describe.runIf(run)(`attacker: toggling a card's state (decision 173, ${testEngine()})`, () => {
+describe(`attacker: toggling a card's state (decision 173)`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

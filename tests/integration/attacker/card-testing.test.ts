@@ -10,12 +10,10 @@ import { CARD_CHECK_DECLINES_PER_IP, MONEY_RATE_LIMITS } from '../../../src/serv
 import { TEST_VISA } from '../../helpers/api-client';
 import { client, registerVia, type TestClient } from '../../helpers/auth-client';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { requireEngine, testEngine } from '../../helpers/test-db';
 
-const run = await requireEngine();
 const MAX_SOURCES_PER_DRAFT = 10;
 
-describe.runIf(run)(`attacker: card testing through the wizard (${testEngine()})`, () => {
+describe('attacker: card testing through the wizard', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -7,10 +7,8 @@ import { createMailer, type MailMessage, type Mailer } from '../../../src/server
 import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
 import { base32Decode, totp } from '../../../src/server/lib/totp';
 import { createTestApp, testConfig, type TestApp } from '../../helpers/test-app';
-import { createTestDatabase, requireEngine } from '../../helpers/test-db';
+import { createTestDatabase } from '../../helpers/test-db';
 import { client, loginVia, registerVia, type TestClient } from '../../helpers/auth-client';
-
-const run = await requireEngine();
 
 let ipCounter = 0;
 const freshIp = () => `10.88.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
@@ -18,7 +16,7 @@ let emailCounter = 0;
 const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`;
 const STEP_MS = 30_000;
 
-describe.skipIf(!run)('attacker: chosen-user lockout (issue 19, item 3)', () => {
+describe('attacker: chosen-user lockout (issue 19, item 3)', () => {
   let t: TestApp;
   const sent: MailMessage[] = [];
   // On a step boundary, so that each `nextStep()` gives a TOTP code not used before.

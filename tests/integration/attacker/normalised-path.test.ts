@@ -7,13 +7,10 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiUser } from '../../helpers/api-client';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { requireEngine, testEngine } from '../../helpers/test-db';
-
-const run = await requireEngine();
 
 type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
-describe.skipIf(!run)(`attacker: security decisions on the normalised path (${testEngine()})`, () => {
+describe('attacker: security decisions on the normalised path', () => {
   let t: TestApp;
   let user: ApiUser;
   let port: number;

@@ -13,9 +13,6 @@ import { STRONG_PASSWORD } from '../../helpers/auth-client';
 import { addPasskeyVia, jarClient, registerWithJar, signInWithPasskeyVia, type JarClient } from '../../helpers/passkey-client';
 import { SoftAuthenticator } from '../../helpers/soft-authenticator';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { requireEngine } from '../../helpers/test-db';
-
-const run = await requireEngine();
 
 const APP_URL = 'https://payweave.test';
 const MINUTE_MS = 60_000;
@@ -27,7 +24,7 @@ function codeOf(res: { json(): unknown }): string {
   return (res.json() as { error: { code: string } }).error.code;
 }
 
-describe.skipIf(!run)('attacker: passkeys', () => {
+describe('attacker: passkeys', () => {
   let t: TestApp;
   let clock = new Date('2026-05-04T10:00:00.000Z');
 

@@ -6,22 +6,17 @@ import { openDatabase, type Database } from '../../../src/server/db/client';
 import { AUTH_RATE_LIMITS } from '../../../src/server/features/auth/limits';
 import { MONEY_RATE_LIMITS } from '../../../src/server/lib/money-limits';
 import { createTestApp, type TestApp } from '../../helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../helpers/test-db';
 import { client, loginVia, registerVia } from '../../helpers/auth-client';
 
-// The embedded database belongs to one process, so there is no second instance to share with:
-// this file is about PostgreSQL and runs under the postgres project only.
-const postgres = testEngine() === 'postgres';
-const run = postgres && (await requireEngine('postgres'));
-
-describe.skipIf(!run)('attacker: rate limits shared by two instances on one PostgreSQL database', () => {
+describe('attacker: rate limits shared by two instances on one PostgreSQL database', () => {
   let database: TestDatabase;
   let secondHandle: Database;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
+    database = await createTestDatabase();
     secondHandle = await openDatabase({ databaseUrl: database.url, dataDir: 'unused', poolSize: 5 });
     a = await createTestApp({ database });
     b = await createTestApp({ database: { ...secondHandle, url: database.url, drop: async () => {} } });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 import {
   OTHER_STRONG_PASSWORD,
   STRONG_PASSWORD,
@@ -13,8 +12,6 @@ import {
 import { auditLog, outbox, passwordResetTokens, payoutMethods, sessions, users } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { AUTH_RATE_LIMITS } from './limits';
-
-const run = await requireEngine();
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -38,7 +35,7 @@ function tokenFromMail(text: string): string {
   return match[1];
 }
 
-describe.skipIf(!run)('accounts: registration, sign-in, sessions, reset', () => {
+describe('accounts: registration, sign-in, sessions, reset', () => {
   let t: TestApp;
   // A clock the tests move by hand (idle timeout, expiry, rate-limit windows).
   let clock = new Date('2026-03-02T12:00:00.000Z');

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, requireEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/helpers/test-db';
 import { limitOn, rateLimitKey, waitText } from '../../plugins/rate-limit';
 import { AppError } from '../../lib/errors';
-
-const run = await requireEngine();
 
 describe('waitText: the wait a refusal names, from its Retry-After', () => {
   it('rounds up to whole minutes, then whole hours', () => {
@@ -26,7 +24,7 @@ describe('waitText: the wait a refusal names, from its Retry-After', () => {
   });
 });
 
-describe.skipIf(!run)('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () => {
+describe('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();

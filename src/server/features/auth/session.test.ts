@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { testConfig } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/helpers/test-db';
 import { client, registerVia, STRONG_PASSWORD } from '../../../../tests/helpers/auth-client';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
 
-const run = await requireEngine();
-
 // requireUser / requireRecentPassword as another feature uses them: a route of its own.
-describe.skipIf(!run)('session guards for other features', () => {
+describe('session guards for other features', () => {
   let database: TestDatabase;
   let app: FastifyInstance;
   let clock = new Date('2026-03-02T12:00:00.000Z');

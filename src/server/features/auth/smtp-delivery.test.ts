@@ -3,12 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 import { client, registerVia } from '../../../../tests/helpers/auth-client';
 import { outbox } from '../../db/schema';
 import { MAX_DELIVERY_ATTEMPTS } from '../../adapters/mailer';
-
-const run = await requireEngine();
 
 type Received = { from: string; to: string[]; raw: string };
 
@@ -55,7 +52,7 @@ async function waitForAsync<T>(read: () => Promise<T | undefined>, timeoutMs = 1
   }
 }
 
-describe.skipIf(!run)('e-mail delivery through SMTP (SMTP_URL set)', () => {
+describe('e-mail delivery through SMTP (SMTP_URL set)', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let t: TestApp;
   beforeAll(async () => {

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq, isNull } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 import { STRONG_PASSWORD, client, loginVia, registerVia, sessionCookieOf, type TestClient } from '../../../../tests/helpers/auth-client';
 import { auditLog, outbox, recoveryCodes, sessions, twoFactorChallenges, users } from '../../db/schema';
 import { base32Decode, base32Encode, hotp, totp, totpStep } from '../../lib/totp';
 import { AUTH_RATE_LIMITS } from './limits';
 import { decryptTotpSecret, encryptTotpSecret, totpKey } from './two-factor';
 import { CHALLENGE_MAX_ATTEMPTS, CHALLENGE_VALID_MS } from './two-factor-sign-in';
-
-const run = await requireEngine();
 
 const MINUTE_MS = 60_000;
 const STEP_MS = 30_000;
@@ -24,7 +21,7 @@ function errorOf(res: { json(): unknown }) {
   return { code, message };
 }
 
-describe.skipIf(!run)('two-factor sign-in (TOTP and recovery codes)', () => {
+describe('two-factor sign-in (TOTP and recovery codes)', () => {
   let t: TestApp;
   // Starts on a step boundary, so "the next code" is always exactly one step away.
   let clock = new Date(Math.ceil(Date.parse('2026-03-02T12:00:00.000Z') / STEP_MS) * STEP_MS);

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { insertFundedCard } from '../../../../tests/helpers/fixtures';
 import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { luhnValid } from '../../../core/cards';
@@ -12,11 +11,9 @@ import { checkLedger } from '../../ledger/check-ledger';
 import { expireCards } from './expire-cards';
 import { simulatePurchase } from './simulate-purchase';
 
-const run = await requireEngine();
-
 const MINUTE_MS = 60_000;
 
-describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
+describe('cards API', () => {
   let t: TestApp;
   let clock: Date;
   let alice: ApiUser;
@@ -340,7 +337,7 @@ describe.skipIf(!run)(`cards API (${testEngine()})`, () => {
 
 });
 
-describe.skipIf(!run)(`dashboard API (${testEngine()})`, () => {
+describe('dashboard API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

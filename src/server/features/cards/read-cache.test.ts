@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, createCard, registerUser, sessionCookieFrom, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { eventually, twoInstancesOnOnePostgres, type TwoInstances } from '../../../../tests/helpers/two-instances';
-import { requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { type TestDatabase } from '../../../../tests/helpers/test-db';
 import { LISTENER_APPLICATION_NAME } from '../../db/change-bus';
 import type { Database } from '../../db/client';
 import { cards } from '../../db/schema';
 import { changed } from '../../lib/transaction';
 import { expireCards } from './expire-cards';
 
-const run = await requireEngine();
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type ListedCard = { id: string; frozen: boolean; status: string; remainingAmountCents: number };
@@ -38,7 +37,7 @@ async function signInAgain(t: TestApp, user: ApiUser): Promise<ApiUser> {
   return asUser(t.app, user.email, sessionCookieFrom(res));
 }
 
-describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
+describe('read cache on one instance', () => {
   let t: TestApp;
   let clock: Date;
 
@@ -133,7 +132,7 @@ describe.skipIf(!run)(`read cache on one instance (${testEngine()})`, () => {
   });
 });
 
-describe.skipIf(!run || testEngine() !== 'postgres')('read cache across instances (postgres)', () => {
+describe('read cache across instances', () => {
   let instances: TwoInstances;
   let shared: TestDatabase;
   let second: Database;

@@ -10,15 +10,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { cashoutSeam } from './cashout-in-one-statement';
 import { cards, idempotencyKeys, payoutMethods, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 
-const run = await requireEngine();
 const HOUR_MS = 60 * 60 * 1000;
 
-describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
+describe('cash-out in one statement', () => {
   let t: TestApp;
   /** Runs once, at the next try of the statement: after the cash-out's facts, before its statement. */
   let betweenStatements: (() => Promise<void>) | null = null;
@@ -243,8 +241,7 @@ describe.skipIf(!run)(`cash-out in one statement (${testEngine()})`, () => {
   // The locked transaction waits for the user's lock when a method change holds it. What it then
   // reads must be what that change committed: a statement sees the database as it was when it
   // began, so the methods are read by a statement after the lock, not with it (review of 168).
-  // PostgreSQL only: PGlite has one connection, on which no transaction can wait for another.
-  it.skipIf(testEngine() !== 'postgres')('the locked transaction, having waited for a method change, pays the destination that change committed', async () => {
+  it('the locked transaction, having waited for a method change, pays the destination that change committed', async () => {
     const { user, userId, cardId } = await userWithCard(10_000, false);
     await t.database.db.insert(payoutMethods).values({ userId, method: 'ach', destinationRef: 'demo_dest_before' });
     let committed: Promise<void> = Promise.resolve();

@@ -2,15 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
 import { createCard, PAYOUT_DETAILS, registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { cards, idempotencyKeys, journalEntries, ledgerAccounts, moneyEffects, payoutMethods, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { rowsOf } from '../../ledger/post-journal';
-
-const run = await requireEngine();
 
 type Signed = ApiUser & { id: string };
 
@@ -41,7 +38,7 @@ async function systemBalance(t: TestApp, code: string): Promise<number> {
   return Number(rowsOf<{ total: string }>(result)[0]?.total ?? 0);
 }
 
-describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
+describe('cash-out API', () => {
   let t: TestApp;
   /** Payouts the provider made for each cash-out row, once every committed one has been sent. */
   async function payoutsFor(rows: Array<{ id: string }>): Promise<number[]> {
@@ -408,7 +405,7 @@ describe.skipIf(!run)(`cash-out API (${testEngine()})`, () => {
   });
 });
 
-describe.skipIf(!run)(`cash-out API in live mode (${testEngine()})`, () => {
+describe('cash-out API in live mode', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { DEMO_MODE: 'false' } });

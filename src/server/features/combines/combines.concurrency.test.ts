@@ -1,20 +1,18 @@
-// Concurrency claims of issue 5, proven with real concurrent requests. On PostgreSQL these run
-// truly in parallel on a connection pool; on PGlite they interleave on one connection.
+// Concurrency claims of issue 5, proven with real concurrent requests, run truly in parallel on a
+// connection pool.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import { createTestDatabase } from '../../../../tests/helpers/test-db';
 import { addSource, completeWithQuote, registerUser, startCombine, TEST_MASTERCARD, TEST_VISA } from '../../../../tests/helpers/api-client';
 import { cards, combines, journals, systemPromos, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`combine concurrency (${testEngine()})`, () => {
+describe('combine concurrency', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const database = await createTestDatabase(testEngine(), { poolSize: 30 });
+    const database = await createTestDatabase({ poolSize: 30 });
     t = await createTestApp({ database });
   });
   afterAll(async () => {

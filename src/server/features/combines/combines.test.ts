@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { addSource, completeWithQuote, createCard, registerUser, startCombine, TEST_MASTERCARD, TEST_VISA, type ApiUser } from '../../../../tests/helpers/api-client';
 import { cards, combineSources, combines, rebates, transactions, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
+describe('combine wizard API', () => {
   let t: TestApp;
   let user: ApiUser;
   beforeAll(async () => {
@@ -384,7 +381,7 @@ describe.skipIf(!run)(`combine wizard API (${testEngine()})`, () => {
   });
 });
 
-describe.skipIf(!run)(`combine wizard in live mode (${testEngine()})`, () => {
+describe('combine wizard in live mode', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { DEMO_MODE: 'false' } });

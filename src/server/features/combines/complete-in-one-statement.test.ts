@@ -9,15 +9,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addSource, completeWithQuote, registerUser, startCombine, TEST_MASTERCARD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { cards, combineSources, combines, idempotencyKeys, journals, systemPromos, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { completionSeam } from './complete-in-one-statement';
 
-const run = await requireEngine();
 const HOUR_MS = 60 * 60 * 1000;
 
-describe.skipIf(!run)(`combine completion in one statement (${testEngine()})`, () => {
+describe('combine completion in one statement', () => {
   let t: TestApp;
   /** Runs once, at the next try of the statement: after the read and the plan, before the write. */
   let betweenReadAndWrite: (() => Promise<void>) | null = null;

@@ -4,12 +4,10 @@
 // combine through the owner's index, reading every combine of theirs (docs/performance.md, round 7).
 import { describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../../tests/helpers/generic-plan';
-import { createTestDatabase, requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import { createTestDatabase } from '../../../../tests/helpers/test-db';
 import { completionWriteSql } from './completion-write';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)(`the completion write's plan (${testEngine()})`, () => {
+describe(`the completion write's plan`, () => {
   it('updates the user, the combine, its sources and the key through their own indexes, and scans no table', async () => {
     const database = await createTestDatabase();
     try {

@@ -8,15 +8,13 @@ import { DRAFT_EXPIRED_MESSAGE, DRAFT_LIFETIME_DAYS, UNSAVED_DRAFT_IDLE_MS } fro
 import { MS_PER_DAY } from '../../../core/dates';
 import { addSource, asUser, createCard, registerUser, sessionCookieFrom, startCombine, TEST_MASTERCARD, TEST_PASSWORD, type ApiUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { combineSources, combines } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { settleDrafts } from './draft-lifetime';
 
-const run = await requireEngine();
 const MINUTE_MS = 60_000;
 
-describe.skipIf(!run)(`drafts left behind (${testEngine()})`, () => {
+describe('drafts left behind', () => {
   let t: TestApp;
   let user: ApiUser;
   const start = new Date();

@@ -5,12 +5,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine } from '../../../../tests/helpers/test-db';
+import { createTestDatabase } from '../../../../tests/helpers/test-db';
 import { insertUser } from '../../../../tests/helpers/fixtures';
 import { createCard, registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { combineSources, combines } from '../../db/schema';
-
-const run = await requireEngine();
 
 async function completed(user: ApiUser, baseInput: string): Promise<string> {
   const res = await createCard(user, baseInput);
@@ -18,7 +16,7 @@ async function completed(user: ApiUser, baseInput: string): Promise<string> {
   return (res.json() as { combine: { id: string } }).combine.id;
 }
 
-describe.skipIf(!run)(`the launch promo in the history (${testEngine()})`, () => {
+describe('the launch promo in the history', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -48,7 +46,7 @@ describe.skipIf(!run)(`the launch promo in the history (${testEngine()})`, () =>
 });
 
 // The migration's data fix, on combines completed before the column existed.
-describe.skipIf(!run)(`migration 0016: the promo discount of earlier combines (${testEngine()})`, () => {
+describe('migration 0016: the promo discount of earlier combines', () => {
   it('marks completed combines within the promo window, and nothing else', async () => {
     const database = await createTestDatabase();
     try {

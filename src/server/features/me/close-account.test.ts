@@ -22,13 +22,11 @@ import {
 import { jarClient, signInWithPasskeyVia } from '../../../../tests/helpers/passkey-client';
 import { SoftAuthenticator } from '../../../../tests/helpers/soft-authenticator';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { REAUTHENTICATION_REQUIRED_MESSAGE } from '../../plugins/session';
 import { auditLog, cards, combineSources, combines, moneyEffects, outbox, passkeys, passwordResetTokens, payoutMethods, rebates, sessions, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { CLOSE_ACCOUNT_REAUTH_WINDOW_MS } from './close-account';
 
-const run = await requireEngine();
 const MINUTE_MS = 60_000;
 
 type Account = ApiUser & { id: string };
@@ -53,7 +51,7 @@ async function waitFor(what: string, condition: () => Promise<boolean>, timeoutM
   }
 }
 
-describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
+describe('closing an account', () => {
   let t: TestApp;
   let clock = new Date('2026-12-01T09:00:00.000Z');
   const advance = (ms: number) => {
@@ -286,7 +284,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     }
   }
 
-  it.skipIf(testEngine() !== 'postgres')('a plan bought while the closing runs is refused: no payment is taken from a closed account, and no plan is left to renew', async () => {
+  it('a plan bought while the closing runs is refused: no payment is taken from a closed account, and no plan is left to renew', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     await reauthenticate(user);
@@ -299,7 +297,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toEqual([]);
   });
 
-  it.skipIf(testEngine() !== 'postgres')('a source added while the closing runs is refused, and the hold it made first is released with the draft\'s', async () => {
+  it('a source added while the closing runs is refused, and the hold it made first is released with the draft\'s', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     const draft = await startCombine(user, '60', '0');
@@ -323,7 +321,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(voids.filter((effect) => released.has(effect.reference))).toHaveLength(2);
   });
 
-  it.skipIf(testEngine() !== 'postgres')('a combine started while the closing runs is refused: no draft outlives the closing to hold a source or fund a card', async () => {
+  it('a combine started while the closing runs is refused: no draft outlives the closing to hold a source or fund a card', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     await reauthenticate(user);
@@ -335,7 +333,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(left).toEqual([{ status: 'completed' }]);
   });
 
-  it.skipIf(testEngine() !== 'postgres')('a payout method added while the closing runs is refused: the closed account keeps none', async () => {
+  it('a payout method added while the closing runs is refused: the closed account keeps none', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     expect((await user.request('DELETE', '/api/payout-methods/ach')).statusCode).toBe(200);
@@ -348,7 +346,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect((await accountRow(user.id)).preferredPayout).toBeNull();
   });
 
-  it.skipIf(testEngine() !== 'postgres')('an e-mail change sent while the closing runs changes nothing: the address stays with the closed account', async () => {
+  it('an e-mail change sent while the closing runs changes nothing: the address stays with the closed account', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     await reauthenticate(user);
@@ -363,7 +361,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect((await registerAgain(user.email)).statusCode).toBe(409);
   });
 
-  it.skipIf(testEngine() !== 'postgres')('a passkey added while the closing runs is refused and signs in to nothing', async () => {
+  it('a passkey added while the closing runs is refused and signs in to nothing', async () => {
     const user = await signUp();
     const zeroCardId = await cardCashedOutToZero(user);
     await reauthenticate(user);
@@ -381,7 +379,7 @@ describe.skipIf(!run)(`closing an account (${testEngine()})`, () => {
     expect(await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
   });
 
-  it.skipIf(testEngine() !== 'postgres')('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {
+  it('racing a completion or a sign-in, never leaves money on a closed account or a session that works', async () => {
     const CLOSE_DELAYS_MS = [0, 2, 5, 10, 20, 40, 80];
     for (let round = 0; round < CLOSE_DELAYS_MS.length; round += 1) {
       const user = await signUp();

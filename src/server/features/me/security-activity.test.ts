@@ -4,14 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, loginVia, OTHER_STRONG_PASSWORD, registerVia, STRONG_PASSWORD } from '../../../../tests/helpers/auth-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { MAX_SECURITY_EVENTS, type SecurityEvent } from '../../../contracts/security-activity';
 import { auditLog } from '../../db/schema';
 
-const run = await requireEngine();
 const MINUTE_MS = 60_000;
 
-describe.skipIf(!run)(`recent security activity (${testEngine()})`, () => {
+describe('recent security activity', () => {
   let t: TestApp;
   let clock = new Date('2026-12-01T09:00:00.000Z');
   const advance = (ms: number) => {

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../../../tests/helpers/api-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)('GET /api/session (the web app start-up probe)', () => {
+describe('GET /api/session (the web app start-up probe)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

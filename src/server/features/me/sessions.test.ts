@@ -6,12 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { client, loginVia, registerVia, STRONG_PASSWORD, type TestClient } from '../../../../tests/helpers/auth-client';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { eventually, twoInstancesOnOnePostgres, type TwoInstances } from '../../../../tests/helpers/two-instances';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { SESSION_MESSAGES, type SignedInSession } from '../../../contracts/sessions';
 import { auditLog, sessions } from '../../db/schema';
 import { END_SESSIONS_REAUTH_WINDOW_MS } from './end-sessions';
-
-const run = await requireEngine();
 
 const CHROME_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_ON_IPHONE =
@@ -50,7 +47,7 @@ async function listOf(d: Device): Promise<SignedInSession[]> {
 
 const currentOf = async (d: Device) => (await listOf(d)).find((s) => s.current)!;
 
-describe.skipIf(!run)(`signed-in devices (${testEngine()})`, () => {
+describe('signed-in devices', () => {
   let t: TestApp;
   let clock = new Date('2026-12-01T09:00:00.000Z');
   const advance = (ms: number) => {
@@ -255,9 +252,8 @@ describe.skipIf(!run)(`signed-in devices (${testEngine()})`, () => {
 });
 
 // Ending a session on one instance ends it on the others at once (decision 017's change bus):
-// two app instances share one PostgreSQL database, each with its own read cache. PGlite is one
-// process's own database, so there is no second instance to ask: the pglite project leaves this out.
-if (run && testEngine() === 'postgres') describe('signed-in devices across instances (postgres)', () => {
+// two app instances share one PostgreSQL database, each with its own read cache.
+describe('signed-in devices across instances', () => {
   let instances: TwoInstances;
   let a: TestApp;
   let b: TestApp;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, TEST_CARD_DATA_KEY, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 import { STRONG_PASSWORD } from '../../../../tests/helpers/auth-client';
 import { insertFundedCard } from '../../../../tests/helpers/fixtures';
 import { addPasskeyVia, jarClient, registerWithJar, signInWithPasskeyVia, type JarClient } from '../../../../tests/helpers/passkey-client';
@@ -13,8 +12,6 @@ import { encryptCardSecret } from '../../lib/card-crypto';
 import { base32Decode, totp } from '../../lib/totp';
 import { hashToken } from '../../lib/tokens';
 import { PASSKEY_CHALLENGE_COOKIE, PASSKEY_CHALLENGE_VALID_MS } from './passkey-challenges';
-
-const run = await requireEngine();
 
 const APP_URL = 'https://payweave.test';
 const MINUTE_MS = 60_000;
@@ -28,7 +25,7 @@ function errorOf(res: { json(): unknown }) {
   return (res.json() as { error: { code: string; message: string } }).error;
 }
 
-describe.skipIf(!run)('passkeys (WebAuthn ceremonies against @simplewebauthn/server)', () => {
+describe('passkeys (WebAuthn ceremonies against @simplewebauthn/server)', () => {
   let t: TestApp;
   let clock = new Date(Math.ceil(Date.parse('2026-04-01T09:00:00.000Z') / STEP_MS) * STEP_MS);
   const advance = (ms: number) => {

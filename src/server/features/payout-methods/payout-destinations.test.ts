@@ -17,7 +17,7 @@ import { queryRows, snapshotDatabase } from '../../../../tests/helpers/db-snapsh
 import { insertFundedCard } from '../../../../tests/helpers/fixtures';
 import { textColumns } from '../../../../tests/helpers/scan-secrets';
 import { createTestApp, testConfig, type TestApp } from '../../../../tests/helpers/test-app';
-import { createTestDatabase, requireEngine, testEngine, type TestDatabase } from '../../../../tests/helpers/test-db';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/helpers/test-db';
 import { ROUTING_NUMBER_MESSAGES } from '../../../core/payout-details';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
@@ -29,8 +29,6 @@ import { enqueueEffects, type MoneyEffect } from '../../effects/money-effects';
 import { checkLedger } from '../../ledger/check-ledger';
 import { MONEY_RATE_LIMITS } from '../../lib/money-limits';
 import { createLogger } from '../../logger';
-
-const run = await requireEngine();
 
 /** A bank account number no other text in the database or the logs can contain by chance. */
 const ACCOUNT = '7305 9911 4628 53';
@@ -79,7 +77,7 @@ async function completeKlarnaCombine(user: ApiUser): Promise<string> {
   return combine.id as string;
 }
 
-describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
+describe('payout destinations', () => {
   // Built by hand rather than with createTestApp: the real logger at trace level, into memory, and
   // the demo adapters' record of calls in a file, so both can be searched for the account number.
   // A failed payout waits a minute before its retry, so a test can change the method meanwhile.
@@ -395,7 +393,7 @@ describe.skipIf(!run)(`payout destinations (${testEngine()})`, () => {
   });
 });
 
-describe.skipIf(!run)(`payout destinations in live mode (${testEngine()})`, () => {
+describe('payout destinations in live mode', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { DEMO_MODE: 'false' } });

@@ -1,13 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { addSource, completeWithQuote, PAYOUT_DETAILS, registerUser, startCombine, type ApiUser } from '../../../../tests/helpers/api-client';
 import { payoutMethods, rebates, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { rowsOf } from '../../ledger/post-journal';
-
-const run = await requireEngine();
 
 type Signed = ApiUser & { id: string };
 
@@ -42,7 +39,7 @@ async function payoutsBalance(t: TestApp): Promise<number> {
   return Number(rowsOf<{ total: string }>(result)[0]?.total ?? 0);
 }
 
-describe.skipIf(!run)(`payout methods API (${testEngine()})`, () => {
+describe('payout methods API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

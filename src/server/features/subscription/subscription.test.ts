@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine, testEngine } from '../../../../tests/helpers/test-db';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
 import { subscriptionPayments, users } from '../../db/schema';
@@ -11,7 +10,6 @@ import { rowsOf } from '../../ledger/post-journal';
 import { scheduledJobs } from '../../scheduler';
 import { processSubscriptionPeriodEnds } from './period-ends';
 
-const run = await requireEngine();
 const DAY_MS = 86_400_000;
 const PAYMENT_CARD_NUMBER = '4111 1111 1111 1111';
 
@@ -40,7 +38,7 @@ async function userRow(t: TestApp, id: string) {
   return row!;
 }
 
-describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, () => {
+describe('plans, upgrade and subscription API', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ now: () => clock });
@@ -256,7 +254,7 @@ describe.skipIf(!run)(`plans, upgrade and subscription API (${testEngine()})`, (
   });
 });
 
-describe.skipIf(!run)(`upgrade in live mode (${testEngine()})`, () => {
+describe('upgrade in live mode', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ env: { DEMO_MODE: 'false' } });

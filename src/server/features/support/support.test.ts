@@ -1,14 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 import { outbox } from '../../db/schema';
 import { SUPPORT_EMAIL } from '../../lib/support-address';
 import { SUPPORT_MESSAGES_PER_IP_PER_HOUR } from './routes';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)('POST /api/support', () => {
+describe('POST /api/support', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
-import { requireEngine } from '../../../../tests/helpers/test-db';
 
-const run = await requireEngine();
-
-describe.skipIf(!run)('system endpoints', () => {
+describe('system endpoints', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
