@@ -50,8 +50,10 @@ function runningApp(dir) {
     const found = Number(readFileSync(path.join(dir, 'payweave.pid'), 'utf8').trim());
     if (!Number.isInteger(found) || found <= 0) return undefined;
     process.kill(found, 0);
-    // A PID left by a killed app may since belong to something else: only a Node process counts.
-    return /node/.test(readFileSync(`/proc/${found}/cmdline`, 'utf8')) ? found : undefined;
+    // A PID left by a killed app may since belong to another process: only the app's own counts
+    // (`npm start`, the bundle, or `npm run dev`'s server).
+    const command = readFileSync(`/proc/${found}/cmdline`, 'utf8');
+    return /scripts\/start\.mjs|server\/main\.(mjs|ts)/.test(command) ? found : undefined;
   } catch {
     return undefined;
   }

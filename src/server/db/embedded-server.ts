@@ -5,7 +5,7 @@
 // One app per DATA_DIR: the app holds a PostgreSQL advisory lock on a connection of its own for as
 // long as it runs. PostgreSQL releases it when that connection ends, however the app ended, so
 // there is no stale lock to clean up, and a second app is refused with the holder's name.
-import { existsSync, rmSync, readFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { writeFileDurably } from '../lib/durable-file';
@@ -39,22 +39,12 @@ export type EmbeddedServer = {
   stopNow(): void;
 };
 
-/** The file that names the app running on a DATA_DIR (`npm start` reads it before building). */
+/**
+ * The file that names the app running on a DATA_DIR: `npm start` reads it to refuse before
+ * building. Only a hint (a killed app leaves it behind); the advisory lock decides.
+ */
 export function appPidFile(dataDir: string): string {
   return path.join(path.resolve(dataDir), 'payweave.pid');
-}
-
-/** The live app that holds DATA_DIR according to its pid file, if any (a quick look; the lock decides). */
-export function runningApp(dataDir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(appPidFile(dataDir), 'utf8').trim());
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return undefined;
-    // A PID left by a killed app may since belong to something else: only a Node process counts.
-    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return /node/.test(commandLine) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function alreadyRunningMessage(dataDir: string, holder: string): string {
@@ -94,14 +84,12 @@ async function takeAppLock(dataDir: string): Promise<pg.Client> {
  * adopts its postmaster, takes the app lock, and from then on restarts it should it die.
  */
 export async function openEmbeddedServer(dataDir: string, say: Say): Promise<EmbeddedServer> {
-  const other = runningApp(dataDir);
-  if (other) throw new AlreadyRunningError(alreadyRunningMessage(dataDir, `process ${other}`));
   ensureCluster(dataDir, say.info);
   const first = await startPostmaster(dataDir, { say: say.info });
   let pid = first.pid;
-  if (first.adopted) say.warn(`Found the embedded PostgreSQL (pid ${pid}) still running from an earlier start; using it.`);
   await ensureDatabase(dataDir);
   let lock = await takeAppLock(dataDir);
+  if (first.adopted) say.warn(`Found the embedded PostgreSQL (pid ${pid}) still running from an earlier start; using it.`);
   writeFileDurably(appPidFile(dataDir), `${process.pid}\n`, 0o644);
 
   let stopping = false;
