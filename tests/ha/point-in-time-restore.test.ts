@@ -119,14 +119,16 @@ describe('point-in-time recovery with pgBackRest: an accidental DELETE undone', 
     await cluster.pgbackrest(leader, ['check']);
     const info = await cluster.pgbackrest(leader, ['info']);
 
-    // The restore: into a new data directory, to the moment, promoted at the target.
+    // The restore: into a new data directory, to the moment, promoted at the target. Promoted, the
+    // copy is a new timeline of the same stanza: it must not archive into the cluster's repository
+    // (--archive-mode=off), nor wait for a synchronous standby (its postgresql.conf is the node's).
     const dataDir = cluster.folder('restore/data');
-    await timed('restore (--type=time)', () => cluster.pgbackrest(leader, [`--pg1-path=${dataDir}`, '--type=time', `--target=${moment!.at}`, '--target-action=promote', 'restore']));
+    await timed('restore (--type=time)', () =>
+      cluster.pgbackrest(leader, [`--pg1-path=${dataDir}`, '--type=time', `--target=${moment!.at}`, '--target-action=promote', '--archive-mode=off', 'restore']),
+    );
     let restored: Standalone | undefined;
     await timed('restored copy started, WAL replayed, promoted', async () => {
-      // The copy's postgresql.conf is the node's: it must not archive into the cluster's
-      // repository (it is a new timeline of the same stanza), nor wait for a synchronous standby.
-      restored = await cluster.startStandalone(dataDir, { archive_mode: 'off', synchronous_standby_names: '', hot_standby: 'on' });
+      restored = await cluster.startStandalone(dataDir, { synchronous_standby_names: '' });
       await cluster.waitFor('the restored copy to finish recovery', 60_000, async () => {
         if (restored!.child.exitCode !== null) throw new Error(readFileSync(restored!.log, 'utf8'));
         const [row] = await query<{ r: boolean }>(restored!.url(DATABASE), 'select pg_is_in_recovery() as r');
@@ -135,6 +137,7 @@ describe('point-in-time recovery with pgBackRest: an accidental DELETE undone', 
     });
     const serverLog = readFileSync(restored!.log, 'utf8');
     expect(serverLog, serverLog).toMatch(/recovery stopping before commit of transaction \d+, time /);
+    expect((await query<{ archive_mode: string }>(restored!.url(), 'show archive_mode'))[0]?.archive_mode).toBe('off');
 
     // Everything acknowledged before the DELETE is there, exactly once; the DELETE is not.
     const restoredUrl = restored!.url(DATABASE);
