@@ -34,7 +34,8 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    // SIGTERM and wait (the default is SIGKILL): the server closes PGlite, so the scan can open it.
+    // SIGTERM and wait (the default is SIGKILL): the server stops its embedded PostgreSQL in order
+    // (DATA_DIR/postgres), which the scan then starts again and reads.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
       PORT: String(port),

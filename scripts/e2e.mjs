@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stopLeftPostgres } from './stop-left-postgres.mjs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -28,17 +29,21 @@ const args = process.argv.slice(2);
 const result = spawnSync('npx', ['playwright', 'test', ...args], { stdio: 'inherit', env });
 const playwrightStatus = result.status ?? 1;
 
-// Playwright has stopped the server (SIGTERM, graceful: PGlite is closed), so the scan may open it.
+// Playwright has stopped the server (SIGTERM, graceful: it stopped its embedded PostgreSQL in
+// DATA_DIR/postgres); the scan starts that PostgreSQL again, reads it as a client and stops it.
 let scanStatus = 0;
 if (args.some((arg) => arg === '--list' || arg === '--help' || arg === '-h')) {
   console.log('secret scan skipped: no run');
-} else if (!existsSync(path.join(dataDir, 'pglite'))) {
+} else if (!existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))) {
   console.error(`secret scan: the e2e server left no database in ${dataDir}`);
   scanStatus = 1;
 } else {
   const scan = spawnSync('npx', ['tsx', 'tests/e2e-scan/scan.ts', dataDir], { stdio: 'inherit', env });
   scanStatus = scan.status ?? 1;
 }
+
+// A server that did not stop in time leaves its PostgreSQL running: stopped here, never orphaned.
+await stopLeftPostgres(dataDir);
 
 if (playwrightStatus === 0 && scanStatus === 0) {
   if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });

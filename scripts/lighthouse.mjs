@@ -3,7 +3,8 @@
 // Chromium on /, /login and a signed-in /dashboard of the production build, mobile (Lighthouse's
 // default: simulated slow 4G and a 4x slower CPU) and desktop. Reports performance and
 // accessibility, and every failed accessibility audit with its elements. Not part of npm test
-// (about two minutes). The server runs on embedded PGlite in a scratch folder, on a port in 4100-4199.
+// (about two minutes). The server runs on its embedded PostgreSQL in a scratch folder, on a port in
+// 4100-4199, and stops it on SIGTERM before the folder is removed.
 //
 //   npm run lighthouse                    build, then audit
 //   node scripts/lighthouse.mjs --strict  exit 1 below performance 95 or accessibility 100
@@ -17,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
+import { stopLeftPostgres } from './stop-left-postgres.mjs';
 
 // PAYWEAVE_ROOT: audit a build laid out elsewhere (a copy with its own dist/), e.g. while dist/ is in use.
 const root = path.resolve(process.env.PAYWEAVE_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
@@ -95,9 +97,10 @@ async function startServer() {
       child.kill('SIGTERM');
       await new Promise((resolve) => {
         child.once('exit', resolve);
-        setTimeout(resolve, 10_000);
+        setTimeout(resolve, 15_000);
       });
     }
+    await stopLeftPostgres(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, stop };

@@ -11,11 +11,14 @@
 //
 //   tsx tests/e2e-scan/scan.ts <e2e data dir>      (scripts/e2e.mjs runs it after Playwright)
 //
-// The e2e server must have stopped (PGlite allows one process at a time).
+// The scan opens the e2e server's embedded PostgreSQL (DATA_DIR/postgres) as a client: the server
+// has stopped it, so it is started for the scan and stopped after (embedded-server.ts).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DECLINE_TEST_CARD } from '../../src/core/cards';
 import { openDatabase } from '../../src/server/db/client';
+import { embeddedPaths } from '../../src/server/db/embedded-postgres';
+import { withEmbeddedDatabase } from '../../src/server/db/embedded-server';
 import { decryptCardSecret } from '../../src/server/lib/card-crypto';
 import { projectRoot } from '../../src/server/lib/paths';
 import { queryRows } from '../helpers/db-snapshot';
@@ -54,69 +57,73 @@ export type E2eScanReport = {
 export async function scanE2eDataDir(dataDir: string): Promise<E2eScanReport> {
   const problems: string[] = [];
   const logFile = path.join(dataDir, SERVER_LOG_NAME);
-  if (!existsSync(path.join(dataDir, 'pglite'))) throw new Error(`no e2e database in ${dataDir} (expected ${path.join(dataDir, 'pglite')})`);
+  const { clusterDir } = embeddedPaths(dataDir);
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) throw new Error(`no e2e database in ${dataDir} (expected ${clusterDir})`);
   const logText = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
   const logLines = logText.split('\n');
   if (!existsSync(logFile)) problems.push(`the server's log ${logFile} is missing: its output was not captured`);
   else if (logText.trim().length === 0) problems.push(`the server's log ${logFile} is empty: its output was not captured`);
 
   const typed = typedCardNumbers();
-  const database = await openDatabase({ dataDir, databaseUrl: undefined });
-  try {
-    const db = database.db;
-    // The virtual cards issued in the run, in clear, so that they too can be looked for.
-    const issued = await queryRows<{ id: string; number_enc: string; cvv_enc: string }>(db, 'select id, number_enc, cvv_enc from cards');
-    const virtualNumbers: string[] = [];
-    const key = cardDataKey(dataDir);
-    if (issued.length > 0 && !key) problems.push(`no card key (CARD_DATA_KEY or ${path.join(dataDir, 'card-data.key')}): the virtual card numbers cannot be checked`);
-    if (key) {
-      let unreadable = 0;
-      for (const card of issued) {
-        try {
-          const number = decryptCardSecret(key, card.number_enc, card.id);
-          if (!luhnValid(number)) unreadable += 1;
-          else virtualNumbers.push(number);
-        } catch {
-          unreadable += 1;
+  // The e2e server has stopped its PostgreSQL: started again for the scan, stopped after it.
+  return withEmbeddedDatabase(dataDir, async (url) => {
+    const database = await openDatabase({ databaseUrl: url, dataDir, poolSize: 2 });
+    try {
+      const db = database.db;
+      // The virtual cards issued in the run, in clear, so that they too can be looked for.
+      const issued = await queryRows<{ id: string; number_enc: string; cvv_enc: string }>(db, 'select id, number_enc, cvv_enc from cards');
+      const virtualNumbers: string[] = [];
+      const key = cardDataKey(dataDir);
+      if (issued.length > 0 && !key) problems.push(`no card key (CARD_DATA_KEY or ${path.join(dataDir, 'card-data.key')}): the virtual card numbers cannot be checked`);
+      if (key) {
+        let unreadable = 0;
+        for (const card of issued) {
+          try {
+            const number = decryptCardSecret(key, card.number_enc, card.id);
+            if (!luhnValid(number)) unreadable += 1;
+            else virtualNumbers.push(number);
+          } catch {
+            unreadable += 1;
+          }
+        }
+        if (unreadable > 0) problems.push(`${unreadable} of ${issued.length} virtual card numbers do not decrypt with the run's card key`);
+      }
+      const known = [...new Set([...typed, ...virtualNumbers])];
+
+      // The scanner must see what it is looking for (a guard against a broken pattern passing all).
+      for (const number of known.slice(0, 50)) {
+        const spaced = number.replace(/(\d{4})(?=\d)/g, '$1 ');
+        if (scanText('self-test', `x ${spaced} y`, known).length !== 1 || cardLikeNumbers(`"${number}"`).length !== 1) {
+          problems.push('self-test: the scanner does not find a known number');
+          break;
         }
       }
-      if (unreadable > 0) problems.push(`${unreadable} of ${issued.length} virtual card numbers do not decrypt with the run's card key`);
-    }
-    const known = [...new Set([...typed, ...virtualNumbers])];
 
-    // The scanner must see what it is looking for (a guard against a broken pattern passing all).
-    for (const number of known.slice(0, 50)) {
-      const spaced = number.replace(/(\d{4})(?=\d)/g, '$1 ');
-      if (scanText('self-test', `x ${spaced} y`, known).length !== 1 || cardLikeNumbers(`"${number}"`).length !== 1) {
-        problems.push('self-test: the scanner does not find a known number');
-        break;
-      }
+      const result = await scanDatabaseAndTexts(db, {
+        cardNumbers: known,
+        texts: logLines.map((line, index) => ({ where: `${SERVER_LOG_NAME}:${index + 1}`, text: line })),
+        unknownCardLike: true,
+      });
+      const [outbox] = await queryRows<{ n: number }>(db, 'select count(*)::int as n from outbox');
+      const tables = await queryRows<{ n: number }>(db, "select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
+      if (result.columnsScanned === 0) problems.push('no text columns found: the scan saw no tables');
+      return {
+        findings: result.findings.map(({ where, kind }) => ({ where, kind })),
+        problems,
+        stats: {
+          tables: tables[0]?.n ?? 0,
+          columns: result.columnsScanned,
+          rows: result.rowsScanned,
+          outboxMessages: outbox?.n ?? 0,
+          cards: issued.length,
+          logLines: logText.trim().length === 0 ? 0 : logLines.filter((line) => line.trim()).length,
+          knownNumbers: known.length,
+        },
+      };
+    } finally {
+      await database.close();
     }
-
-    const result = await scanDatabaseAndTexts(db, {
-      cardNumbers: known,
-      texts: logLines.map((line, index) => ({ where: `${SERVER_LOG_NAME}:${index + 1}`, text: line })),
-      unknownCardLike: true,
-    });
-    const [outbox] = await queryRows<{ n: number }>(db, 'select count(*)::int as n from outbox');
-    const tables = await queryRows<{ n: number }>(db, "select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'");
-    if (result.columnsScanned === 0) problems.push('no text columns found: the scan saw no tables');
-    return {
-      findings: result.findings.map(({ where, kind }) => ({ where, kind })),
-      problems,
-      stats: {
-        tables: tables[0]?.n ?? 0,
-        columns: result.columnsScanned,
-        rows: result.rowsScanned,
-        outboxMessages: outbox?.n ?? 0,
-        cards: issued.length,
-        logLines: logText.trim().length === 0 ? 0 : logLines.filter((line) => line.trim()).length,
-        knownNumbers: known.length,
-      },
-    };
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 const KIND_LABEL: Record<SecretFinding['kind'], string> = {

@@ -64,6 +64,11 @@ export type ServerProcess = {
   kill(): Promise<void>;
 };
 
+/**
+ * Starts the server on `databaseUrl`, a database the test owns (in the integration project, one
+ * made by createTestDatabase on the run's PostgreSQL, test-db.ts), never an embedded one of its
+ * own: its DATA_DIR holds nothing.
+ */
 export async function startServer(options: { databaseUrl: string; port?: number; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<ServerProcess> {
   const entry = await serverBundle();
   const port = options.port ?? (await freePort());
