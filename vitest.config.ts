@@ -32,6 +32,10 @@ export default defineConfig({
           include: ['src/web/**/*.test.tsx'],
           environment: 'happy-dom',
           setupFiles: ['src/web/test/setup.ts'],
+          // The longest test takes under a second of CPU (typing long values is a paste, keys have no
+          // delay: src/web/test/user.ts); 15 s is that on a two-core host shared with a full CPU load
+          // and other suites, with room to spare. Vitest's 5 s was hit there (a clean .ci/run).
+          testTimeout: 15_000,
         },
       },
       {

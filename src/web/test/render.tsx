@@ -4,9 +4,9 @@ import type { ReactElement } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ToastProvider } from '../ui/toast';
+import { setupUser } from './user';
 
 export type FakeAnswer = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type FakeHandler = (request: { body: unknown; url: URL; headers: Headers }) => FakeAnswer | Promise<FakeAnswer>;
@@ -57,7 +57,7 @@ export function renderPage(element: ReactElement, options: { path?: string; rout
     ],
     { initialEntries: [path] },
   );
-  const user = userEvent.setup();
+  const user = setupUser();
   const result = render(
     <QueryClientProvider client={queryClient}>
       <ToastProvider>

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '../providers';
 import { sessionQueryKey } from '../../lib/session';
 import { fakeApi } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
+import { setupUser } from '../../test/user';
 import { ToastProvider } from '../../ui/toast';
 import SignedInShell from './AppShellFrame';
 
@@ -38,7 +38,7 @@ function renderShell() {
       </ToastProvider>
     </QueryClientProvider>,
   );
-  return { user: userEvent.setup(), router, api };
+  return { user: setupUser(), router, api };
 }
 
 describe('the side menu on a phone (a disclosure)', () => {

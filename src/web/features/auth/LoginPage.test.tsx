@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import LoginPage from './LoginPage';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import { profileFixture } from '../../test/fixtures';
 
 const signedOut = { body: { signedIn: false, profile: null } };
 
 async function fillPassword(user: ReturnType<typeof renderPage>['user']) {
-  await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
-  await user.type(screen.getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+  await fill(user, screen.getByLabelText(/^Email/), 'ada@example.com');
+  await fill(user, screen.getByLabelText(/^Password/), 'Sturdy-Pass-2026');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
@@ -20,7 +21,7 @@ describe('sign-in (spec §2 /login, decision 014)', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Email is required')).toBeTruthy();
     expect(screen.getByText('Password is required')).toBeTruthy();
-    await user.type(screen.getByLabelText(/^Email/), 'not-an-email');
+    await fill(user, screen.getByLabelText(/^Email/), 'not-an-email');
     await user.tab();
     expect(await screen.findByText('Invalid email address')).toBeTruthy();
   });
@@ -67,7 +68,7 @@ describe('sign-in (spec §2 /login, decision 014)', () => {
     await fillPassword(user);
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
     expect(screen.getByRole('heading', { name: 'Use a recovery code' })).toBeTruthy();
-    await user.type(screen.getByLabelText(/^Recovery code/), 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345');
+    await fill(user, screen.getByLabelText(/^Recovery code/), 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('The sign-in took too long. Please sign in again.');

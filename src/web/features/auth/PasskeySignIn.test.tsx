@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import LoginPage from './LoginPage';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import { profileFixture } from '../../test/fixtures';
 import { PASSKEY_CANCELLED } from '../../lib/passkeys';
 
@@ -15,8 +16,8 @@ const options = { challenge: 'c2lnbi1pbi1jaGFsbGVuZ2U', rpId: 'localhost', userV
 const answer = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA', userHandle: 'AA' } };
 
 async function passwordStep(user: ReturnType<typeof renderPage>['user']) {
-  await user.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
-  await user.type(screen.getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+  await fill(user, await screen.findByLabelText(/^Email/), 'ada@example.com');
+  await fill(user, screen.getByLabelText(/^Password/), 'Sturdy-Pass-2026');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 

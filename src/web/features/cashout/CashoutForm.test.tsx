@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CashoutForm } from './CashoutForm';
 import { savedWithOtherDetailsMessage } from './api/cashouts';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import { cardFixture, profileFixture } from '../../test/fixtures';
 
 // The cash-out form (spec §2, §5; issue 22): nothing chosen for the user, the clamp said aloud,
@@ -62,7 +63,7 @@ describe('cash-out form', () => {
       expect(field.getAttribute('inputmode')).toBe('numeric');
       expect(field.getAttribute('autocomplete')).toBe('off');
     }
-    await user.type(routing, '011000016');
+    await fill(user, routing, '011000016');
     await user.type(account, '12');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
     expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
@@ -74,12 +75,12 @@ describe('cash-out form', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     // Fixing one field clears its message only.
     await user.clear(routing);
-    await user.type(routing, '011000015');
+    await fill(user, routing, '011000015');
     expect(screen.queryByText('That routing number is not valid: check its 9 digits.')).toBeNull();
     expect(routing.getAttribute('aria-invalid')).toBeNull();
     expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
     await user.clear(account);
-    await user.type(account, '000123456789');
+    await fill(user, account, '000123456789');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
 
     const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
@@ -105,8 +106,8 @@ describe('cash-out form', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
     await user.type(screen.getByLabelText(/^Amount/), '100');
     await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
-    await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
-    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
+    await fill(user, await screen.findByLabelText(/^Routing number/), '021000021');
+    await fill(user, screen.getByLabelText(/^Bank account number/), '000123456789');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
 
     const confirm = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
@@ -136,8 +137,8 @@ describe('cash-out form', () => {
       await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
       await user.type(screen.getByLabelText(/^Amount/), '100');
       await user.selectOptions(screen.getByLabelText(/^Payout method/), 'ach');
-      await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
-      await user.type(screen.getByLabelText(/^Bank account number/), account);
+      await fill(user, await screen.findByLabelText(/^Routing number/), '021000021');
+      await fill(user, screen.getByLabelText(/^Bank account number/), account);
       await user.click(screen.getByRole('button', { name: 'Cash Out' }));
       await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
     };
@@ -187,7 +188,7 @@ describe('cash-out form', () => {
     await user.type(screen.getByLabelText(/^Amount/), '100');
     await waitFor(() => expect(within(screen.getByLabelText(/^Payout method/)).getAllByRole('option').map((o) => o.textContent)).toContain('PayPal'));
     await user.selectOptions(screen.getByLabelText(/^Payout method/), 'paypal');
-    await user.type(await screen.findByLabelText(/^PayPal e-mail/), 'ada@example.com');
+    await fill(user, await screen.findByLabelText(/^PayPal e-mail/), 'ada@example.com');
     expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
@@ -230,8 +231,8 @@ describe('a payout method without a registered destination', () => {
     const routing = await screen.findByLabelText(/^Routing number/);
     expect(document.getElementById('payout-detail-ach-hint')?.textContent).toContain('We need your ACH details again before we can pay to it.');
     expect((screen.getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('100');
-    await user.type(routing, '021000021');
-    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
+    await fill(user, routing, '021000021');
+    await fill(user, screen.getByLabelText(/^Bank account number/), '000123456789');
     await confirm(user);
     expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -252,8 +253,8 @@ describe('a payout method without a registered destination', () => {
     await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
     expect(within(screen.getByLabelText(/^Payout method/)).getAllByRole('option').map((o) => o.textContent)).toEqual(['Select a payout method', 'ACH (•••• 6789, details needed)']);
     await user.type(screen.getByLabelText(/^Amount/), '100');
-    await user.type(await screen.findByLabelText(/^Routing number/), '021000021');
-    await user.type(screen.getByLabelText(/^Bank account number/), '000111122');
+    await fill(user, await screen.findByLabelText(/^Routing number/), '021000021');
+    await fill(user, screen.getByLabelText(/^Bank account number/), '000111122');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm cash-out' });
     // Where the money goes now: the account just entered.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { PayoutMethodsView } from '../../../contracts/payout-methods';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import { profileFixture } from '../../test/fixtures';
 import { PayoutMethodsPanel } from './PayoutMethodsPanel';
 
@@ -66,8 +67,8 @@ describe('Settings → Payout Methods', () => {
     });
     const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture()} />, { path: '/settings' });
     await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
-    await user.type(screen.getByLabelText(/^Routing number/), '021000021');
-    await user.type(screen.getByLabelText(/^Bank account number/), '000123456789');
+    await fill(user, screen.getByLabelText(/^Routing number/), '021000021');
+    await fill(user, screen.getByLabelText(/^Bank account number/), '000123456789');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('Our payment partner did not answer in time. Nothing was saved; please try again in a moment.')).toBeTruthy();
     expect((screen.getByLabelText(/^Routing number/) as HTMLInputElement).value).toBe('021000021');
@@ -105,15 +106,15 @@ describe('Settings → Payout Methods', () => {
     expect(errorOf(account)).toBe('Enter the bank account number (4 to 17 digits).');
     expect(routing.getAttribute('aria-invalid')).toBe('true');
     // A wrong check digit.
-    await user.type(routing, '021000012');
-    await user.type(account, '000123456789');
+    await fill(user, routing, '021000012');
+    await fill(user, account, '000123456789');
     expect(account.getAttribute('aria-invalid')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
     expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
 
     await user.clear(routing);
-    await user.type(routing, '021-000-021');
+    await fill(user, routing, '021-000-021');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('ACH added as a payout method')).toBeTruthy();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', routingNumber: '021-000-021', detail: '000123456789' }]);
@@ -126,10 +127,10 @@ describe('Settings → Payout Methods', () => {
     });
     const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ subscription: 'premium' })} />, { path: '/settings' });
     await user.selectOptions(await screen.findByLabelText(/^Payout method/), 'ach');
-    await user.type(screen.getByLabelText(/^Routing number/), '021000021');
+    await fill(user, screen.getByLabelText(/^Routing number/), '021000021');
     await user.selectOptions(screen.getByLabelText(/^Payout method/), 'paypal');
     expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
-    await user.type(screen.getByLabelText(/^PayPal e-mail/), 'ada@example.com');
+    await fill(user, screen.getByLabelText(/^PayPal e-mail/), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
     expect(await screen.findByText('PayPal added as a payout method')).toBeTruthy();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
@@ -155,8 +156,8 @@ describe('Settings → Payout Methods', () => {
     await user.click(within(form).getByRole('button', { name: 'Save details' }));
     expect(await within(form).findByText('Enter the 9-digit routing number of your bank.')).toBeTruthy();
     expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
-    await user.type(within(form).getByLabelText(/^Routing number/), '021000021');
-    await user.type(within(form).getByLabelText(/^Bank account number/), '000123456789');
+    await fill(user, within(form).getByLabelText(/^Routing number/), '021000021');
+    await fill(user, within(form).getByLabelText(/^Bank account number/), '000123456789');
     await user.click(within(form).getByRole('button', { name: 'Save details' }));
     expect(await screen.findByText('ACH details saved')).toBeTruthy();
     expect(await screen.findByText('Your pending BNPL rebate of $9.75 was paid to ACH.')).toBeTruthy();

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { PaymentModal, type PaymentChoice } from './PaymentModal';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 
 // The upgrade's payment form (spec §5): messages per field, grouping as typed, one payment per form.
 
@@ -24,8 +25,11 @@ describe('upgrade payment form', () => {
     expect(screen.getByText('CVV is required')).toBeTruthy();
     expect(api.bodiesOf('POST', '/api/subscription/upgrade')).toEqual([]);
 
-    await user.type(screen.getByLabelText(/^Name on card/), 'Ada Lovelace');
-    await user.type(screen.getByLabelText(/^Card number/), '41111111111111112222');
+    await fill(user, screen.getByLabelText(/^Name on card/), 'Ada Lovelace');
+    // Grouped as typed: the first group and one digit more by key, the rest (past the limit) pasted.
+    await user.type(screen.getByLabelText(/^Card number/), '41111');
+    expect((screen.getByLabelText(/^Card number/) as HTMLInputElement).value).toBe('4111 1');
+    await user.paste('111111111112222');
     expect((screen.getByLabelText(/^Card number/) as HTMLInputElement).value).toBe('4111 1111 1111 1111');
     await user.selectOptions(screen.getByLabelText(/^Expiry month/), '12');
     await user.selectOptions(screen.getByLabelText(/^Expiry year/), String(new Date().getFullYear() + 2));
@@ -48,8 +52,8 @@ describe('upgrade payment form', () => {
     let answer = { status: 402, body: { error: { code: 'card_declined', message: 'The card was declined.' } } };
     fakeApi({ 'GET /api/config': config, 'POST /api/subscription/upgrade': () => answer });
     const { user } = renderPage(<PaymentModal choice={choice} onClose={() => {}} onPaid={() => {}} />);
-    await user.type(screen.getByLabelText(/^Name on card/), 'Ada Lovelace');
-    await user.type(screen.getByLabelText(/^Card number/), '4111111111111111');
+    await fill(user, screen.getByLabelText(/^Name on card/), 'Ada Lovelace');
+    await fill(user, screen.getByLabelText(/^Card number/), '4111111111111111');
     await user.selectOptions(screen.getByLabelText(/^Expiry month/), '12');
     await user.selectOptions(screen.getByLabelText(/^Expiry year/), String(new Date().getFullYear() + 2));
     await user.type(screen.getByLabelText(/^CVV/), '123');

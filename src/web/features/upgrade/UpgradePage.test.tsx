@@ -4,6 +4,7 @@ import type { PlanView, PlansResponse, UpgradeResponse } from '../../../contract
 import { PLAN_IDS, PLANS } from '../../../core/plans';
 import UpgradePage from './UpgradePage';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import { profileFixture } from '../../test/fixtures';
 
 // The upgrade page around its dialogs: payment, then the success modal, then back to the page.
@@ -56,8 +57,8 @@ describe('upgrade page', () => {
     const { user } = renderPage(<UpgradePage />, { path: '/upgrade' });
     await user.click(await screen.findByRole('button', { name: 'Upgrade to Premium' }));
     const pay = await screen.findByRole('dialog', { name: 'Upgrade to Premium' });
-    await user.type(within(pay).getByLabelText(/^Name on card/), 'Ada Lovelace');
-    await user.type(within(pay).getByLabelText(/^Card number/), '4111111111111111');
+    await fill(user, within(pay).getByLabelText(/^Name on card/), 'Ada Lovelace');
+    await fill(user, within(pay).getByLabelText(/^Card number/), '4111111111111111');
     await user.selectOptions(within(pay).getByLabelText(/^Expiry month/), '12');
     await user.selectOptions(within(pay).getByLabelText(/^Expiry year/), String(new Date().getFullYear() + 2));
     await user.type(within(pay).getByLabelText(/^CVV/), '123');

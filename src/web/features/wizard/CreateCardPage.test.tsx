@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import CreateCardPage from './CreateCardPage';
 import { fakeApi, renderPage } from '../../test/render';
+import { fill } from '../../test/user';
 import type { FakeHandler } from '../../test/render';
 import { profileFixture } from '../../test/fixtures';
 import { fakeCombines } from '../../test/fake-combines';
@@ -47,7 +48,7 @@ async function addCard(user: ReturnType<typeof setup>['user'], options: { number
   await user.selectOptions(screen.getByLabelText(/^Provider/), 'visa');
   if (options.amount) await user.type(screen.getByLabelText(/^Amount to charge/), options.amount);
   else await user.click(screen.getByRole('button', { name: 'Charge the exact amount still needed' }));
-  await user.type(screen.getByLabelText(/^Card number/), options.number ?? '4242424242424242');
+  await fill(user, screen.getByLabelText(/^Card number/), options.number ?? '4242424242424242');
   await user.selectOptions(screen.getByLabelText('Expiry month'), '12');
   await user.selectOptions(screen.getByLabelText('Expiry year'), String(new Date().getFullYear() + 2));
   await user.type(screen.getByLabelText(/^CVV/), '123');
@@ -136,7 +137,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     // The checkout's own validation, then the one-time card.
     await user.click(screen.getByRole('button', { name: 'Continue to review' }));
     expect(await screen.findByText('Please enter a valid card number.', { selector: '.field-error, .field-error *' })).toBeTruthy();
-    await user.type(screen.getByLabelText(/^Card number/), '4111 1111 1111 1111');
+    await fill(user, screen.getByLabelText(/^Card number/), '4111 1111 1111 1111');
     await user.type(screen.getByLabelText(/^Expiry/), '12/30');
     await user.type(screen.getByLabelText(/^CVV/), '123');
     await user.click(screen.getByRole('button', { name: 'Continue to review' }));
@@ -318,12 +319,12 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await expectError('Amounts can have at most 2 decimal places.');
     await user.clear(screen.getByLabelText(/^Amount to charge/));
     await user.type(screen.getByLabelText(/^Amount to charge/), '50');
-    await user.type(screen.getByLabelText(/^Card number/), '4242 4242');
+    await fill(user, screen.getByLabelText(/^Card number/), '4242 4242');
     await user.click(add);
     await expectError('Please enter a valid card number');
     expect(screen.getByLabelText(/^Card number/).getAttribute('aria-invalid')).toBe('true');
     await user.clear(screen.getByLabelText(/^Card number/));
-    await user.type(screen.getByLabelText(/^Card number/), '4242424242424242');
+    await fill(user, screen.getByLabelText(/^Card number/), '4242424242424242');
     await user.click(add);
     await expectError('Please enter a valid expiry date');
     await user.selectOptions(screen.getByLabelText('Expiry month'), '12');
@@ -353,7 +354,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     const { user } = renderPage(<CreateCardPage />, { path: '/create-card' });
     await toReview(user);
     await user.click(screen.getByRole('button', { name: 'Create Virtual Card' }));
-    const notice = await screen.findByRole('alert', {}, { timeout: 3000 });
+    const notice = await screen.findByRole('alert');
     await waitFor(() => expect(notice.textContent).toContain('This card was already created, perhaps in another tab or window. Nothing more was charged.'));
     expect(within(notice).getByRole('link', { name: 'Go to My Cards' }).getAttribute('href')).toBe('/my-cards');
     expect(screen.getByRole('button', { name: 'Create Virtual Card' })).toHaveProperty('disabled', true);
@@ -415,7 +416,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await heading('BNPL Checkout');
     expect(api.bodiesOf('PATCH', '/api/combines/combine-1')).toHaveLength(1);
 
-    await user.type(screen.getByLabelText(/^Card number/), '4111111111111111');
+    await fill(user, screen.getByLabelText(/^Card number/), '4111111111111111');
     await user.type(screen.getByLabelText(/^Expiry/), '12/30');
     await user.type(screen.getByLabelText(/^CVV/), '123');
     const toReviewButton = screen.getByRole('button', { name: /Continue to review/ });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { fakeApi, renderPage } from '../../../test/render';
+import { fill } from '../../../test/user';
 import { cardFixture } from '../../../test/fixtures';
 import { PurchaseForm } from './PurchaseForm';
 
@@ -14,7 +15,7 @@ describe('Simulate a purchase', () => {
       }),
     });
     const { user } = renderPage(<PurchaseForm card={card} />, { path: '/my-cards' });
-    await user.type(screen.getByLabelText(/^Merchant name/), 'Coffee Shop');
+    await fill(user, screen.getByLabelText(/^Merchant name/), 'Coffee Shop');
     await user.type(screen.getByLabelText(/^Amount/), '12.34');
     // Two clicks in one go, before React re-renders the button as busy.
     const submit = screen.getByRole('button', { name: 'Simulate purchase' });

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { ACCOUNT_CLOSURE_MESSAGES } from '../../../../core/account-closure';
 import { sessionQueryKey } from '../../../lib/session';
 import { fakeApi, renderPage } from '../../../test/render';
+import { fill } from '../../../test/user';
 import { ACCOUNT_CLOSED_TOAST, CloseAccountPanel } from './CloseAccountPanel';
 
 const reauthRequired = { status: 403, body: { error: { code: 'reauthentication_required', message: 'Please enter your password again to continue.' } } };
@@ -36,7 +37,7 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
     expect(reauth.textContent).toContain('before closing your account');
-    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
@@ -74,7 +75,7 @@ describe('Settings → Profile → Close account (decision 165)', () => {
     const { user } = renderPage(<CloseAccountPanel />, { path: '/settings' });
     await user.click(within(await openConfirmation(user)).getByRole('button', { name: 'Close my account' }));
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
-    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.keyboard('{Enter}');
 
     const alert = await screen.findByRole('alert');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { PASSKEY_MESSAGES } from '../../../../contracts/passkeys';
 import { fakeApi, renderPage } from '../../../test/render';
+import { fill } from '../../../test/user';
 import { PasskeysPanel } from './PasskeysPanel';
 
 const laptop = { id: '7d0c3a52-2a8e-4a44-9c57-6f1f1c1f0a01', name: 'Work laptop', createdAt: '2026-11-02T10:00:00.000Z', lastUsedAt: null, backedUp: false };
@@ -52,7 +53,7 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Remove passkey' }));
 
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
-    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('You have no passkeys yet.')).toBeTruthy();
     expect(api.bodiesOf('POST', '/api/auth/reauthenticate')).toEqual([{ password: 'Sturdy-Pass-2026' }]);
@@ -86,7 +87,7 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     await user.clear(field);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(PASSKEY_MESSAGES.nameRequired)).toBeTruthy();
-    await user.type(field, 'Home desktop');
+    await fill(user, field, 'Home desktop');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf('PATCH', `/api/me/passkeys/${laptop.id}`)).toEqual([{ name: 'Home desktop' }]));
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { SESSION_MESSAGES, type SignedInSession } from '../../../../contracts/sessions';
 import { fakeApi, renderPage } from '../../../test/render';
+import { fill } from '../../../test/user';
 import { SignedInDevicesPanel } from './SignedInDevicesPanel';
 
 const laptop: SignedInSession = {
@@ -112,7 +113,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     // An empty password is refused on the spot, with nothing sent.
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
     expect(await within(reauth).findByText('Password is required')).toBeTruthy();
-    await user.type(within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
+    await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
 
     expect(await screen.findByText('Signed out 2 other devices')).toBeTruthy();
@@ -135,7 +136,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     // The dialog opens on its field, and puts the focus back there with the error, where a screen reader reads it.
     const field = within(reauth).getByLabelText(/^Password/);
     await waitFor(() => expect(document.activeElement).toBe(field));
-    await user.type(field, 'Wrong-Pass-123');
+    await fill(user, field, 'Wrong-Pass-123');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
     expect(await within(reauth).findByText('Your password is incorrect.')).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(field));

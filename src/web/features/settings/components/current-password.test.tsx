@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { fakeApi, renderPage } from '../../../test/render';
+import { fill } from '../../../test/user';
 import { profileFixture } from '../../../test/fixtures';
 import { ProfileTab } from './ProfileTab';
 import { SecurityTab } from './SecurityTab';
@@ -12,7 +13,7 @@ describe('a wrong current password (Settings → Profile and Security)', () => {
     fakeApi({ 'PUT /api/me/email': wrong, 'GET /api/me/passkeys': { body: { passkeys: [] } } });
     const { user } = renderPage(<ProfileTab profile={profileFixture()} />, { path: '/settings' });
     const field = screen.getByLabelText(/^Current password/);
-    await user.type(field, 'Wrong-Pass-1');
+    await fill(user, field, 'Wrong-Pass-1');
     await user.click(screen.getByRole('button', { name: 'Update email' }));
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByText('Your current password is incorrect.')).toBeTruthy();
@@ -26,15 +27,15 @@ describe('a wrong current password (Settings → Profile and Security)', () => {
     fakeApi({ 'PUT /api/me/password': wrong });
     const { user } = renderPage(<SecurityTab />, { path: '/settings' });
     const current = screen.getByLabelText(/^Current password/);
-    await user.type(current, 'Wrong-Pass-1');
-    await user.type(screen.getByLabelText(/^New password/), 'Newer-Pass-2027');
-    await user.type(screen.getByLabelText(/^Confirm new password/), 'Newer-Pass-2027');
+    await fill(user, current, 'Wrong-Pass-1');
+    await fill(user, screen.getByLabelText(/^New password/), 'Newer-Pass-2027');
+    await fill(user, screen.getByLabelText(/^Confirm new password/), 'Newer-Pass-2027');
     await user.click(screen.getByRole('button', { name: 'Update password' }));
     await waitFor(() => expect(current.getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByText('Your current password is incorrect.')).toBeTruthy();
 
     await user.clear(current);
-    await user.type(current, 'Sturdy-Pass-2026');
+    await fill(user, current, 'Sturdy-Pass-2026');
     await user.type(screen.getByLabelText(/^Confirm new password/), '8');
     await user.click(screen.getByRole('button', { name: 'Update password' }));
     expect(await screen.findByText('New passwords do not match')).toBeTruthy();
