@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'internal_error', // 500: never expected; the walk of the contract test proves none
   'live_mode_not_implemented', // 501
   'service_unavailable', // 503 (Retry-After): the database or the hashing pool is busy or away
+  'storage_full', // 503 (Retry-After): the database's disk is full; nothing was saved (docs/decisions/181)
   // Accounts and sessions
   'invalid_credentials', // 401
   'invalid_token', // 400: a reset link that is unknown, used or expired

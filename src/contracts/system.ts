@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
+// `status` and `db` say whether the database answers (503 when it does not); `writable` whether it
+// can save anything now: false while its storage is full (docs/decisions/181), when reads still work.
 export const healthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   db: z.enum(['up', 'down']),
+  writable: z.boolean(),
 });
 
 export const promoResponse = z.object({

@@ -21,7 +21,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   422: 'The Idempotency-Key was used for a different request',
   429: 'Too many attempts; retry after Retry-After seconds',
   501: 'Not available in live mode',
-  503: 'Temporarily unavailable (database or password hashing busy, or the payment partner did not answer); nothing was saved; retry after Retry-After seconds',
+  503: 'Temporarily unavailable (database or password hashing busy, the payment partner did not answer, or the storage is full: storage_full); nothing was saved; retry after Retry-After seconds',
 };
 
 const RETRY_AFTER = {

@@ -5,7 +5,7 @@
 // cash-out is in the database once, every other key is in it at most once, and the ledger holds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -106,7 +106,7 @@ export const APP_ENV = {
 };
 
 /** Spawns the app on `dataDir` without waiting for anything. */
-export async function spawnApp(dataDir: string, options: { port?: number; env?: Record<string, string> } = {}): Promise<App> {
+export async function spawnApp(dataDir: string, options: { port?: number; env?: Record<string, string>; logFile?: string } = {}): Promise<App> {
   const { main } = await serverBundle();
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [main], {
@@ -127,6 +127,7 @@ export async function spawnApp(dataDir: string, options: { port?: number; env?: 
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-MAX_LOG_CHARS);
+    if (options.logFile) appendFileSync(options.logFile, chunk);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -156,7 +157,7 @@ export async function spawnApp(dataDir: string, options: { port?: number; env?: 
 }
 
 /** Starts the app on `dataDir` and waits until /api/health answers 200. */
-export async function startApp(dataDir: string, options: { port?: number; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<App> {
+export async function startApp(dataDir: string, options: { port?: number; env?: Record<string, string>; timeoutMs?: number; logFile?: string } = {}): Promise<App> {
   const app = await spawnApp(dataDir, options);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {

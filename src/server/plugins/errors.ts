@@ -1,8 +1,11 @@
+import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../contracts/errors';
+import { embeddedPaths } from '../db/embedded-postgres';
 import { AppError, OutsideSystemError } from '../lib/errors';
+import { isStorageFullError, StorageHealth, writeProbe } from '../lib/storage-health';
 import { unknownKeysOf } from '../lib/strict-schema';
 import { pgCode } from '../lib/transaction';
 import { setSecurityHeaders } from './security';
@@ -10,6 +13,20 @@ import { setSecurityHeaders } from './security';
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 export const SERVICE_UNAVAILABLE_MESSAGE = 'PayWeave is temporarily unavailable. Please try again in a moment.';
 export const PARTNER_UNAVAILABLE_MESSAGE = 'Our payment partner did not answer in time. Nothing was saved; please try again in a moment.';
+export const STORAGE_FULL_MESSAGE = 'PayWeave cannot save anything right now: its storage is full. Nothing was changed; please try again later.';
+/** Space is freed by a person, not in a second: clients are asked to come back in half a minute. */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether the database can write now: GET /api/health, and the refusal of writes on a full disk (lib/storage-health.ts). */
+    storage: StorageHealth;
+  }
+}
+
+export const storageFull = () => new AppError(503, 'storage_full', STORAGE_FULL_MESSAGE, undefined, STORAGE_FULL_RETRY_AFTER_SECONDS);
+
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // Connection-level failures: the database went away (restart, pg_terminate_backend, network).
 // The transaction did not commit, so the client may retry with the same idempotency key.
@@ -36,11 +53,47 @@ const CONNECTION_ERROR_CODES = new Set([
 function isConnectionError(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth += 1) {
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; syscall?: unknown };
     if (typeof candidate.code === 'string' && CONNECTION_ERROR_CODES.has(candidate.code)) return true;
+    // The embedded PostgreSQL's socket file is gone while the postmaster is down (between a crash
+    // and its restart by the app, or while it cannot start).
+    if (candidate.code === 'ENOENT' && candidate.syscall === 'connect') return true;
     if (typeof candidate.message === 'string' && /Connection terminated|terminating connection|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(candidate.message)) {
       return true;
     }
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/**
+ * The database's own account of an error, for the log: PostgreSQL's message, SQLSTATE and the rest
+ * of its report (or the socket's error), found through the query wrapper's `cause`. The wrapper's
+ * message holds the whole statement and its parameters; this holds what went wrong. Undefined for
+ * an error that no query wrapped and that carries no code.
+ */
+export function databaseErrorOf(error: unknown): Record<string, unknown> | undefined {
+  let current: unknown = error;
+  let coded: Record<string, unknown> | undefined;
+  let deepest: Record<string, unknown> | undefined;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+    const candidate = current as Record<string, unknown>;
+    if (typeof candidate.message === 'string') deepest = candidate;
+    if (typeof candidate.code === 'string' && typeof candidate.message === 'string') coded = candidate;
+    current = candidate.cause;
+  }
+  const found = coded ?? (deepest !== error ? deepest : undefined);
+  if (!found) return undefined;
+  const fields = ['code', 'message', 'severity', 'detail', 'hint', 'schema', 'table', 'column', 'constraint', 'routine', 'syscall', 'address'];
+  return Object.fromEntries(fields.filter((field) => found[field] !== undefined && found[field] !== null).map((field) => [field, found[field]]));
+}
+
+/** Whether `error` came from a query: Drizzle's wrapper (`query`) or PostgreSQL's report (`severity`). */
+function fromDatabase(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
+    const candidate = current as { query?: unknown; severity?: unknown; cause?: unknown };
+    if (typeof candidate.query === 'string' || typeof candidate.severity === 'string') return true;
     current = candidate.cause;
   }
   return false;
@@ -121,9 +174,37 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 }
 
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  const storage = new StorageHealth({
+    walDir: app.database.embedded ? path.join(embeddedPaths(app.config.dataDir).clusterDir, 'pg_wal') : undefined,
+    probe: () => writeProbe(app.db),
+    onChange: (low) => {
+      if (low) {
+        app.log.error(
+          { path: low.path, freeBytes: low.freeBytes, reserveBytes: low.reserveBytes },
+          `Storage full: ${(low.freeBytes / 2 ** 20).toFixed(1)} MB free where PostgreSQL writes its WAL (${low.path}); PayWeave keeps ${low.reserveBytes / 2 ** 20} MB free ` +
+            'so that PostgreSQL never stops, and refuses every change (503 storage_full) until space is freed. Reads go on.',
+        );
+      } else {
+        app.log.warn(`Storage has room again where PostgreSQL writes its WAL; changes are accepted again.`);
+      }
+    },
+  });
+  app.decorate('storage', storage);
+
   app.addHook('preValidation', (request, _reply, done) => {
     const problem = request.body === undefined ? null : (bodyNotTaken(request) ?? unstorable(request.body));
     done(problem ? new AppError(400, 'validation_error', problem) : undefined);
+  });
+
+  // A change asked for while the WAL's disk is below its reserve is refused before it reaches
+  // PostgreSQL, which would stop altogether when its WAL could not grow (lib/storage-health.ts).
+  app.addHook('preHandler', (request, _reply, done) => {
+    done(WRITE_METHODS.has(request.method) && request.url.startsWith('/api/') && storage.lowSpace() ? storageFull() : undefined);
+  });
+  // A change that was answered with success was written: the database can write.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode < 300 && WRITE_METHODS.has(request.method) && request.url.startsWith('/api/')) storage.noteWriteSucceeded();
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -166,14 +247,32 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       reply.header('retry-after', '5');
       return reply.status(503).send({ error: { code: 'service_unavailable', message: PARTNER_UNAVAILABLE_MESSAGE } } satisfies ErrorResponse);
     }
+    if (isStorageFullError(error)) {
+      storage.noteWriteFailed();
+      request.log.warn({ database: databaseErrorOf(error) ?? { message: error.message } }, 'storage full: nothing was saved');
+      return sendStorageFull(reply);
+    }
     if (isConnectionError(error)) {
-      request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+      // The database is away because its disk is full (it stopped when its WAL could not grow): a
+      // change gets the answer of a refused write, which says what is wrong; a read the usual 503.
+      if (WRITE_METHODS.has(request.method) && storage.lowSpace()) {
+        request.log.warn({ database: databaseErrorOf(error) ?? { message: error.message } }, 'database unavailable: storage full');
+        return sendStorageFull(reply);
+      }
+      request.log.warn({ database: databaseErrorOf(error) ?? { message: error.message, code: error.code } }, 'database unavailable');
       reply.header('retry-after', '1');
       return reply.status(503).send({ error: { code: 'service_unavailable', message: SERVICE_UNAVAILABLE_MESSAGE } } satisfies ErrorResponse);
     }
-    request.log.error({ err: error }, 'unhandled error');
+    // A query's error also says, apart, what PostgreSQL said (its message and SQLSTATE).
+    const database = fromDatabase(error) ? databaseErrorOf(error) : undefined;
+    request.log.error(database ? { err: error, database } : { err: error }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'internal_error', message: GENERIC_500 } } satisfies ErrorResponse);
   });
+
+  function sendStorageFull(reply: FastifyReply) {
+    reply.header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
+    return reply.status(503).send({ error: { code: 'storage_full', message: STORAGE_FULL_MESSAGE } } satisfies ErrorResponse);
+  }
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

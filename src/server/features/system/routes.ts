@@ -10,10 +10,21 @@ export const PAY_ADDRESS = 'pay.payweave.example';
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { tags: ['system'], security: PUBLIC, summary: 'Liveness and database reachability', response: { 200: healthResponse, 503: healthResponse } } },
+    {
+      schema: {
+        tags: ['system'],
+        security: PUBLIC,
+        summary: 'Liveness, database reachability, and whether the database can save anything now',
+        description:
+          '503 when the database does not answer. `writable` is false while nothing can be saved (its storage is full: changes answer 503 storage_full) ' +
+          'even though the database answers and reads work; the answer is then 200.',
+        response: { 200: healthResponse, 503: healthResponse },
+      },
+    },
     async (_request, reply) => {
       const up = await app.database.ping();
-      return reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'degraded', db: up ? 'up' : 'down' });
+      const writable = up && (await app.storage.writable());
+      return reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'degraded', db: up ? 'up' : 'down', writable });
     },
   );
 

@@ -14,7 +14,7 @@ describe('system endpoints', () => {
   it('health reports the database as up', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', db: 'up' });
+    expect(res.json()).toEqual({ status: 'ok', db: 'up', writable: true });
   });
 
   it('promo reads the real counter row, not a made-up number', async () => {
