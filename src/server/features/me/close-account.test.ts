@@ -150,13 +150,17 @@ describe('closing an account', () => {
     expect((await accountRow(user.id)).closedAt).toBeNull();
     expect((await user.request('GET', '/api/me')).statusCode).toBe(200);
 
-    // A rebate owed and not yet paid (no payout method) is money owed too.
+    // A rebate owed and not yet paid is money owed too. It is for a real combine, card and source
+    // (a card left at $0.00): the ledger check names a rebate whose rows are missing (decision 181).
     const rebated = await signUp();
+    const rebatedCardId = await cardCashedOutToZero(rebated);
+    const [rebatedCard] = await t.database.db.select({ combineId: cards.combineId }).from(cards).where(eq(cards.id, rebatedCardId));
+    const [rebatedSource] = await t.database.db.select({ id: combineSources.id }).from(combineSources).where(eq(combineSources.combineId, rebatedCard!.combineId!));
     await t.database.db.insert(rebates).values({
       userId: rebated.id,
-      combineId: randomUUID(),
-      cardId: randomUUID(),
-      sourceId: randomUUID(),
+      combineId: rebatedCard!.combineId!,
+      cardId: rebatedCardId,
+      sourceId: rebatedSource!.id,
       bnplFeeMaxCents: 1_500,
       bnplFeeActualCents: 525,
       rebateAmountCents: 975,
