@@ -344,6 +344,9 @@ export type Attempt = {
   firstError?: string;
   /** The answer of the retry after the crash (same key, same body), for those not acknowledged. */
   final?: Answer;
+  /** When the client last sent it, and when it heard its first answer (ms since the epoch). */
+  sentAt?: number;
+  answeredAt?: number;
 };
 
 export const cashoutIdOf = (answer: Answer | undefined): string | undefined => (answer?.body as { cashout?: { id?: string } } | null)?.cashout?.id;
@@ -381,7 +384,9 @@ export function burst(options: {
         options.attempts.push(attempt);
         for (;;) {
           try {
+            attempt.sentAt = Date.now();
             const answer = await sendCashout(options.url(), attempt);
+            attempt.answeredAt = Date.now();
             options.onAnswer?.(answer);
             attempt.first = answer;
             attempt.firstError = undefined;

@@ -11,7 +11,7 @@
 // /api/health says the database cannot write; reads keep working (1-3); once the filler is
 // removed, writes resume without an app restart, and nothing acknowledged is missing.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, symlinkSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, symlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,12 +56,29 @@ function mountTmpfs(dir: string, sizeMb: number): void {
   mounts.push(dir);
 }
 
-/** A filler file that leaves `leaveBytes` free on the file system of `dir`. */
-function fill(dir: string, leaveBytes: number): string {
-  const filler = path.join(dir, 'filler');
-  const size = freeBytes(dir) - leaveBytes;
-  if (size > 0) execFileSync('fallocate', ['-l', String(size), filler]);
-  return filler;
+/**
+ * Filler files that leave about `leaveBytes` free on the file system of `dir` (the app writes
+ * meanwhile): most of it at once, the rest 64 KB at a time until that much is left, or none.
+ * Returns a function that removes them.
+ */
+function fill(dir: string, leaveBytes: number): () => void {
+  const bulk = path.join(dir, 'filler');
+  const rest = path.join(dir, 'filler-rest');
+  const size = freeBytes(dir) - leaveBytes - 4 * MB;
+  if (size > 0) execFileSync('fallocate', ['-l', String(size), bulk]);
+  const fd = openSync(rest, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    while (freeBytes(dir) > leaveBytes) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return () => {
+    rmSync(bulk, { force: true });
+    rmSync(rest, { force: true });
+  };
 }
 
 /** Moves pg_wal of the (stopped) cluster onto `walDisk` and leaves a symlink in its place. */
@@ -98,13 +115,13 @@ type Outcome = { line: string; answers: Timed[] };
 
 /**
  * Drives the scene: a burst, then `fillNow()` makes the disk full; writes must be refused with
- * storage_full, health must say so, reads must work (unless `readsStop`); then `freeNow()`
- * removes the filler, and writes must resume in the same process. Counts everything at the end.
+ * storage_full, health must say so, reads must work (unless `readsStop`); then the function
+ * `fillNow()` returned removes the filler, and writes must resume in the same process. Counts everything at the end.
  */
 async function fullDiskDrill(
   dataDir: string,
   { app, lanes, user }: Scene,
-  options: { fillNow: () => string; freeNow: (filler: string) => void; readsStop?: boolean; whileFull?: () => Promise<void> },
+  options: { fillNow: () => () => void; readsStop?: boolean; whileFull?: () => Promise<void> },
 ): Promise<Outcome> {
   const answers: Timed[] = [];
   const attempts: Attempt[] = [];
@@ -115,7 +132,7 @@ async function fullDiskDrill(
   try {
     await waitFor('cash-outs before the disk fills', () => ok(0) >= 20);
     const filledAt = Date.now();
-    const filler = options.fillNow();
+    const freeSpace = options.fillNow();
     await options.whileFull?.();
     await waitFor('a write refused with storage_full', () => answers.some((a) => a.at >= filledAt && errorCodeOf(a.answer) === 'storage_full'), 30_000);
     const refusedAt = answers.find((a) => a.at >= filledAt && errorCodeOf(a.answer) === 'storage_full')!.at;
@@ -141,7 +158,7 @@ async function fullDiskDrill(
     lines.push(`health ${health.status} ${JSON.stringify(health.body)}; ${reads.length} reads (cards, dashboard, cash-outs): ${summarise(reads)}`);
 
     const freedAt = Date.now();
-    options.freeNow(filler);
+    freeSpace();
     await waitFor('a cash-out after space was freed', () => ok(freedAt) > 0, 60_000);
     const resumedMs = answers.find((a) => a.at >= freedAt && a.answer.status === 201)!.at - freedAt;
     const writable = await waitForHealth(app.url, (body) => body.writable === true, 20_000);
@@ -231,7 +248,7 @@ describe.skipIf(!asRoot)('a full disk', () => {
     dataDirs.push(dataDir);
     const setup = await scene(dataDir);
     apps.push(setup.app);
-    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(disk, 40 * MB), freeNow: (filler) => rmSync(filler) });
+    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(disk, 40 * MB) });
     // The app refused the writes itself: PostgreSQL never ran out.
     expect(setup.app.logs()).toContain('Storage full: ');
     expect(readFileSync(embeddedPaths(dataDir).logFile, 'utf8')).not.toMatch(/PANIC|No space left/);
@@ -247,7 +264,7 @@ describe.skipIf(!asRoot)('a full disk', () => {
     mkdirSync(walDisk, { recursive: true, mode: 0o700 });
     const setup = await scene(dataDir, () => moveWal(dataDir, walDisk));
     apps.push(setup.app);
-    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(disk, 0), freeNow: (filler) => rmSync(filler) });
+    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(disk, 0) });
     // PostgreSQL said it (ERROR, not PANIC), and the app logged its words and code.
     expect(setup.app.logs()).toMatch(/"database":\{"code":"53100","message":"could not extend file .*?: No space left on device","severity":"ERROR"/);
     expect(setup.app.logs()).not.toContain('Storage full: ');
@@ -261,7 +278,7 @@ describe.skipIf(!asRoot)('a full disk', () => {
     mountTmpfs(walDisk, 160);
     const setup = await scene(dataDir, () => moveWal(dataDir, walDisk));
     apps.push(setup.app);
-    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(walDisk, 40 * MB), freeNow: (filler) => rmSync(filler) });
+    const outcome = await fullDiskDrill(dataDir, setup, { fillNow: () => fill(walDisk, 40 * MB) });
     expect(readFileSync(embeddedPaths(dataDir).logFile, 'utf8')).not.toMatch(/PANIC|No space left/);
     lines.push(`3. pg_wal on a 160 MB tmpfs, filled to 40 MB free: ${outcome.line}`);
   });
@@ -292,7 +309,6 @@ describe.skipIf(!asRoot)('a full disk', () => {
         await waitFor('PostgreSQL to give up', () => /shutting down due to startup process failure/.test(readFileSync(logFile, 'utf8')), 30_000);
       },
       readsStop: true,
-      freeNow: (filler) => rmSync(filler),
     });
     const log = readFileSync(logFile, 'utf8');
     expect(log).toMatch(/PANIC: {2}could not write to file "pg_wal\/xlogtemp\.\d+": No space left on device/);
