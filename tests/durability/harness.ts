@@ -219,7 +219,7 @@ export async function waitForNoPostgres(dataDir: string, pid: number, timeoutMs 
   }
 }
 
-/** Stops whatever PostgreSQL is left on `dataDir` (a test that failed half-way) and removes the directory. */
+/** Stops whatever PostgreSQL is left on `dataDir` (a test that failed half-way) and removes the directory (and its `-calls.jsonl`). */
 export async function cleanUp(dataDir: string, apps: Array<App | undefined> = []): Promise<void> {
   for (const app of apps) await app?.kill().catch(() => {});
   const pid = postmasterPid(dataDir);
@@ -230,6 +230,7 @@ export async function cleanUp(dataDir: string, apps: Array<App | undefined> = []
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}-calls.jsonl`, { force: true });
 }
 
 // ---- HTTP -----------------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 // app is not restarted: its watchdog brings PostgreSQL back through crash recovery, and meanwhile
 // every request answers 503 with Retry-After (never 500). Clients do as told: wait, then send the
 // same request with the same key until the answer is final. Nothing acknowledged may be lost.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   burst,
@@ -114,6 +113,5 @@ describe('kill -9 of the embedded PostgreSQL mid-burst', () => {
       `durability (kill -9 of PostgreSQL, ${CLIENTS} clients):\n  ${lines.join('\n  ')}\n  in all: ${attempts.length} cash-outs acknowledged, ${refusals.length} answers 503 with Retry-After, 0 other; ` +
         `${replays} retries replayed a commit whose answer was lost; 0 lost, 0 duplicated; ${paid.payouts} paid out once each; ledger: ${counted.ledger.journals} journals, 0 problems`,
     );
-    rmSync(callFile, { force: true });
   });
 });

@@ -87,3 +87,25 @@ describe('storage health', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
   });
 });
+
+describe('what the log says of a database error', () => {
+  it("PostgreSQL's own code and message, found under the query wrapper", async () => {
+    const { databaseErrorOf } = await import('../plugins/errors');
+    const pgError = Object.assign(new Error('could not extend file "base/16384/16544": No space left on device'), {
+      code: '53100',
+      severity: 'ERROR',
+      hint: 'Check free disk space.',
+      routine: 'mdzeroextend',
+    });
+    const wrapped = Object.assign(new Error('Failed query: insert into journals ... params: ...'), { query: 'insert into journals ...', params: [], cause: pgError });
+    expect(databaseErrorOf(wrapped)).toEqual({ code: '53100', message: pgError.message, severity: 'ERROR', hint: 'Check free disk space.', routine: 'mdzeroextend' });
+    const socket = Object.assign(new Error('connect ENOENT /tmp/x/.s.PGSQL.5432'), { code: 'ENOENT', syscall: 'connect', address: '/tmp/x/.s.PGSQL.5432' });
+    expect(databaseErrorOf(Object.assign(new Error('Failed query: select 1'), { cause: socket }))).toEqual({
+      code: 'ENOENT',
+      message: socket.message,
+      syscall: 'connect',
+      address: '/tmp/x/.s.PGSQL.5432',
+    });
+    expect(databaseErrorOf(new Error('plain'))).toBeUndefined();
+  });
+});
