@@ -31,6 +31,7 @@ import {
   withDatabase,
   type App,
   type Attempt,
+  type Lane,
 } from './harness';
 
 /** `npm run <script> [args]` with DATA_DIR: its exit code, output and time. */
@@ -79,7 +80,7 @@ describe('backup under load, restore into an empty DATA_DIR', () => {
   it('the copy is one consistent moment, and the restored app serves it', async () => {
     app = await startApp(dataDir);
     const port = app.port;
-    const lanes = [];
+    const lanes: Array<Lane & { startCents: number }> = [];
     for (let i = 0; i < 2; i += 1) {
       const user = await signUp(app.url, `backup-${i}`);
       lanes.push({ user, ...(await fundedCard(app.url, user, 300)) });

@@ -27,6 +27,7 @@ import {
   waitForPayouts,
   type App,
   type Attempt,
+  type Lane,
 } from './harness';
 
 const ROUNDS = 5;
@@ -49,7 +50,7 @@ describe('kill -9 of the app mid-burst', () => {
     const env = { DEMO_ADAPTER_LOG: callFile };
     app = await startApp(dataDir, { env });
     const port = app.port;
-    const lanes = [];
+    const lanes: Array<Lane & { startCents: number }> = [];
     for (let i = 0; i < 2; i += 1) {
       const user = await signUp(app.url, `kill-app-${i}`);
       lanes.push({ user, ...(await fundedCard(app.url, user, 300)) });

@@ -25,6 +25,7 @@ import {
   type Answer,
   type App,
   type Attempt,
+  type Lane,
 } from './harness';
 
 const KILLS = 3;
@@ -46,7 +47,7 @@ describe('kill -9 of the embedded PostgreSQL mid-burst', () => {
     const callFile = `${dataDir}-calls.jsonl`;
     app = await startApp(dataDir, { env: { DEMO_ADAPTER_LOG: callFile } });
     const url = app.url;
-    const lanes = [];
+    const lanes: Array<Lane & { startCents: number }> = [];
     for (let i = 0; i < 2; i += 1) {
       const user = await signUp(url, `kill-pg-${i}`);
       lanes.push({ user, ...(await fundedCard(url, user, 300)) });

@@ -21,6 +21,7 @@ import {
   waitFor,
   type App,
   type Attempt,
+  type Lane,
 } from './harness';
 
 /** `npm run ledger:check` on `dataDir`: its exit code, output and time. */
@@ -50,7 +51,7 @@ describe('npm run ledger:check during load, then kill -9 of the app', () => {
   it('the check passes while cash-outs commit, and after the kill nothing is lost', async () => {
     app = await startApp(dataDir);
     const port = app.port;
-    const lanes = [];
+    const lanes: Array<Lane & { startCents: number }> = [];
     for (let i = 0; i < 2; i += 1) {
       const user = await signUp(app.url, `ledger-check-${i}`);
       lanes.push({ user, ...(await fundedCard(app.url, user, 300)) });
