@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/server/lib/paths';
-import { http, postmasterPid, serverBundle, signUp, sleep } from './harness';
+import { http, postmasterPid, removeServerBundle, serverBundle, signUp, sleep } from './harness';
 
 describe('a checkout in a private directory', () => {
   let privateDir: string;
@@ -41,6 +41,7 @@ describe('a checkout in a private directory', () => {
     if (pid) process.kill(pid, 'SIGKILL');
     await sleep(200);
     rmSync(privateDir, { recursive: true, force: true });
+    removeServerBundle();
   });
 
   it('starts its PostgreSQL from inside it, serves, and stops it on SIGTERM', async () => {
