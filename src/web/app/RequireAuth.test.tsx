@@ -14,7 +14,7 @@ describe('RequireAuth while the session loads', () => {
     );
     expect(await screen.findByRole('status')).toHaveProperty('textContent', 'Loading your account');
     expect(screen.getByRole('main').contains(screen.getByRole('status'))).toBe(true);
-    expect(screen.getByRole('heading', { level: 1 })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 })).toBeVisible();
     expect(screen.queryByText('Dashboard')).toBeNull();
   });
 });

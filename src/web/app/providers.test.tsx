@@ -42,7 +42,7 @@ describe('a session that ended elsewhere (decision 164)', () => {
         </ToastProvider>
       </QueryClientProvider>,
     );
-    expect(await screen.findByText('Sign in')).toBeTruthy();
+    expect(await screen.findByText('Sign in')).toBeVisible();
     expect(router.state.location.pathname + router.state.location.search).toBe('/login?next=%2Fmy-cards');
     expect(api.sent.filter((request) => request.path === '/api/session')).toHaveLength(1);
   });
@@ -60,7 +60,7 @@ describe('a session that ended elsewhere (decision 164)', () => {
         <RouterProvider router={router} />
       </QueryClientProvider>,
     );
-    expect(await screen.findByText('Could not load your cards')).toBeTruthy();
+    expect(await screen.findByText('Could not load your cards')).toBeVisible();
     expect(api.sent.filter((request) => request.path === '/api/session')).toHaveLength(0);
     expect(router.state.location.pathname).toBe('/my-cards');
   });

@@ -80,7 +80,7 @@ describe('Logout', () => {
       logout.click();
       logout.click();
     });
-    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeVisible();
     expect(api.sent.filter((r) => r.path === '/api/auth/logout')).toHaveLength(1);
     expect(await screen.findAllByText('Successfully logged out')).toHaveLength(1);
   });

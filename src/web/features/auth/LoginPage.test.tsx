@@ -13,17 +13,20 @@ async function fillPassword(user: ReturnType<typeof renderPage>['user']) {
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('sign-in (spec §2 /login, decision 014)', () => {
+describe('sign-in (docs/rules.md#screens /login, decision 014)', () => {
   it('shows the spec messages for a missing e-mail and password, only after the fields were touched', async () => {
     fakeApi({ 'GET /api/session': signedOut });
     const { user } = renderPage(<LoginPage />, { path: '/login' });
     expect(screen.queryByText('Email is required')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Email is required')).toBeTruthy();
-    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(await screen.findByText('Email is required')).toBeVisible();
+    expect(screen.getByLabelText(/^Email/)).toHaveAccessibleDescription(expect.stringContaining('Email is required'));
+    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription(expect.stringContaining('Password is required'));
+    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
     await fill(user, screen.getByLabelText(/^Email/), 'not-an-email');
     await user.tab();
-    expect(await screen.findByText('Invalid email address')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText(/^Email/)).toHaveAccessibleDescription(expect.stringContaining('Invalid email address')));
+    expect(screen.getByText('Invalid email address')).toBeVisible();
   });
 
   it('with two-factor on: the password step leads to the code step, a wrong code says so and clears, the right one signs in', async () => {
@@ -41,7 +44,7 @@ describe('sign-in (spec §2 /login, decision 014)', () => {
     const { user, router } = renderPage(<LoginPage />, { path: '/login' });
     await fillPassword(user);
 
-    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
     await user.type(screen.getByLabelText(/^Authentication code/), '000000');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('Invalid authentication code'));
@@ -67,10 +70,10 @@ describe('sign-in (spec §2 /login, decision 014)', () => {
     const { user } = renderPage(<LoginPage />, { path: '/login' });
     await fillPassword(user);
     await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
-    expect(screen.getByRole('heading', { name: 'Use a recovery code' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Use a recovery code' })).toBeVisible();
     await fill(user, screen.getByLabelText(/^Recovery code/), 'ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeVisible();
     expect(screen.getByRole('alert').textContent).toContain('The sign-in took too long. Please sign in again.');
   });
 });

@@ -76,7 +76,7 @@ describe('passkeys on /login (decision 090)', () => {
     fakeApi({ 'GET /api/session': signedOut, 'POST /api/auth/login': { body: { twoFactorRequired: true, challengeId: 'challenge-1' } } });
     const { user } = renderPage(<LoginPage />, { path: '/login' });
     await passwordStep(user);
-    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Use a passkey' })).toBeNull();
   });
 });

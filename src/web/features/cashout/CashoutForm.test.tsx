@@ -6,8 +6,8 @@ import { fakeApi, renderPage } from '../../test/render';
 import { fill } from '../../test/user';
 import { cardFixture, profileFixture } from '../../test/fixtures';
 
-// The cash-out form (spec §2, §5; issue 22): nothing chosen for the user, the clamp said aloud,
-// the payout account asked on first use, the fee of DECISIONS §2, one cash-out per confirmation.
+// The cash-out form (docs/rules.md#cashout-checks): nothing chosen for the user, the clamp said aloud,
+// the payout account asked on first use, the fee of docs/rules.md#cashout-fee, one cash-out per confirmation.
 
 const card = cardFixture({ remainingAmountCents: 50_000 });
 const session = (profile = profileFixture()) => ({ body: { signedIn: true, profile } });
@@ -42,7 +42,7 @@ describe('cash-out form', () => {
     // One change with a larger amount, as a paste or autofill would bring it.
     // (happy-dom does not apply a select's default value from its options; the browser test covers the preselection)
     await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
-    expect(screen.getByRole('button', { name: 'Whole balance ($500.00)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Whole balance ($500.00)' })).toBeVisible();
     fireEvent.change(amount, { target: { value: '999999' } });
     expect(amount.value).toBe('500.00');
     expect(screen.getByRole('status').textContent).toContain("Set to the card's balance, $500.00: you cannot cash out more than is on the card.");
@@ -53,7 +53,7 @@ describe('cash-out form', () => {
 
     // No method chosen: the spec's message.
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
-    expect(await screen.findByText('Please select a payout method')).toBeTruthy();
+    expect(await screen.findByText('Please select a payout method')).toBeVisible();
     await user.selectOptions(method, 'ach');
     // First use of ACH: the bank's routing number and the account are asked for, and checked,
     // each field with its own message (decision 171).
@@ -66,8 +66,9 @@ describe('cash-out form', () => {
     await fill(user, routing, '011000016');
     await user.type(account, '12');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
-    expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
-    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    await waitFor(() => expect(routing).toHaveAccessibleDescription(expect.stringContaining('That routing number is not valid: check its 9 digits.')));
+    expect(account).toHaveAccessibleDescription(expect.stringContaining('Enter the bank account number (4 to 17 digits).'));
+    expect(screen.getByText('That routing number is not valid: check its 9 digits.')).toBeVisible();
     expect(routing.getAttribute('aria-invalid')).toBe('true');
     expect(routing.getAttribute('aria-describedby')).toBe('payout-routing-number-hint payout-routing-number-error');
     expect(document.getElementById('payout-routing-number-error')?.textContent).toBe('That routing number is not valid: check its 9 digits.');
@@ -78,7 +79,8 @@ describe('cash-out form', () => {
     await fill(user, routing, '011000015');
     expect(screen.queryByText('That routing number is not valid: check its 9 digits.')).toBeNull();
     expect(routing.getAttribute('aria-invalid')).toBeNull();
-    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    expect(account).toHaveAccessibleDescription(expect.stringContaining('Enter the bank account number (4 to 17 digits).'));
+    expect(account).toHaveAttribute('aria-invalid', 'true');
     await user.clear(account);
     await fill(user, account, '000123456789');
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
@@ -88,7 +90,7 @@ describe('cash-out form', () => {
     // Where the money goes, as it will be kept: the account's last 4 digits.
     expect(confirm.textContent).toContain('to ACH (•••• 6789)?');
     await user.click(within(confirm).getByRole('button', { name: 'Confirm Cash Out' }));
-    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
 
     // The method was saved first, with the account and its routing number; then one cash-out with its key.
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
@@ -115,7 +117,7 @@ describe('cash-out form', () => {
     // Two clicks faster than a re-render: the second must find the button still enabled.
     fireEvent.click(button);
     fireEvent.click(button);
-    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
 
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
   });
@@ -152,7 +154,7 @@ describe('cash-out form', () => {
         'POST /api/cashouts': cashoutAnswer(10_000),
       });
       await confirmWithAccount('000123456789');
-      expect(await screen.findByText(savedWithOtherDetailsMessage('ach', '•••• 2222'))).toBeTruthy();
+      expect(await screen.findByText(savedWithOtherDetailsMessage('ach', '•••• 2222'))).toBeVisible();
       expect(api.sent.some((r) => r.method === 'POST' && r.path === '/api/cashouts')).toBe(false);
     });
 
@@ -164,7 +166,7 @@ describe('cash-out form', () => {
         'POST /api/cashouts': cashoutAnswer(10_000),
       });
       await confirmWithAccount('000123456789');
-      expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+      expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
       expect(api.bodiesOf('POST', '/api/cashouts')).toHaveLength(1);
     });
   });
@@ -192,7 +194,7 @@ describe('cash-out form', () => {
     expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Cash Out' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
-    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
   });
 });
@@ -234,7 +236,7 @@ describe('a payout method without a registered destination', () => {
     await fill(user, routing, '021000021');
     await fill(user, screen.getByLabelText(/^Bank account number/), '000123456789');
     await confirm(user);
-    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
     expect(screen.queryByRole('alert')).toBeNull();
 
     // Refused (nothing moved), then the details saved with the method, then the cash-out again, with a new key.
@@ -260,7 +262,7 @@ describe('a payout method without a registered destination', () => {
     // Where the money goes now: the account just entered.
     expect(dialog.textContent).toContain('to ACH (•••• 1122)?');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm Cash Out' }));
-    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Card cashed out successfully!' })).toBeVisible();
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/payout-methods', '/api/cashouts']);
   });
 });

@@ -45,7 +45,7 @@ describe('dashboard recent activity', () => {
     });
     renderPage(<DashboardPage />, { path: '/dashboard' });
     const activity = (await screen.findByRole('heading', { name: 'Recent activity' })).closest('section') as HTMLElement;
-    expect(await within(activity).findByText(/2 sources · Active · Frozen$/)).toBeTruthy();
+    expect(await within(activity).findByText(/2 sources · Active · Frozen$/)).toBeVisible();
   });
 
   it('an active card that is not frozen is just Active', async () => {
@@ -56,7 +56,7 @@ describe('dashboard recent activity', () => {
     });
     renderPage(<DashboardPage />, { path: '/dashboard' });
     const activity = (await screen.findByRole('heading', { name: 'Recent activity' })).closest('section') as HTMLElement;
-    expect(await within(activity).findByText(/2 sources · Active$/)).toBeTruthy();
+    expect(await within(activity).findByText(/2 sources · Active$/)).toBeVisible();
   });
 });
 
@@ -74,8 +74,8 @@ describe('dashboard saved combines', () => {
       },
     });
     renderPage(<DashboardPage />, { path: '/dashboard' });
-    expect(await screen.findByText('You have a saved combine')).toBeTruthy();
-    expect(screen.getByText('Your combine of $88.00 is waiting where you left it.')).toBeTruthy();
+    expect(await screen.findByText('You have a saved combine')).toBeVisible();
+    expect(screen.getByText('Your combine of $88.00 is waiting where you left it.')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Resume Combine' }).getAttribute('href')).toBe('/resume-combine');
     expect(api.sent.find((r) => r.path === '/api/combines')).toBeTruthy();
   });

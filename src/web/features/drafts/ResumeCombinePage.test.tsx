@@ -36,8 +36,8 @@ describe('/resume-combine', () => {
       confirm.click();
       confirm.click();
     });
-    expect(await screen.findByText('Combine deleted successfully')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'No saved combines' })).toBeTruthy();
+    expect(await screen.findByText('Combine deleted successfully')).toBeVisible();
+    expect(await screen.findByRole('heading', { name: 'No saved combines' })).toBeVisible();
     expect(api.sent.filter((r) => r.method === 'DELETE')).toHaveLength(1);
     expect(screen.queryByText('Failed to delete combine')).toBeNull();
   });

@@ -6,7 +6,7 @@ import { fill } from '../../test/user';
 import { profileFixture } from '../../test/fixtures';
 import { PayoutMethodsPanel } from './PayoutMethodsPanel';
 
-// Settings → Payout Methods (spec §2, §4, §5).
+// Settings → Payout Methods (docs/rules.md#screens, docs/rules.md#payout-method-settings).
 
 const ach = { method: 'ach' as const, label: 'ACH', status: 'active' as const, lastUsed: null, createdAt: '2026-11-27T12:00:00.000Z', preferred: true, allowedByPlan: true, detail: '•••• 6789', needsDetails: false };
 const withAch: PayoutMethodsView = { methods: [ach], preferredPayout: 'ach', allowedMethods: ['ach'], pendingRebates: { count: 0, amountCents: 0 } };
@@ -21,7 +21,7 @@ describe('Settings → Payout Methods', () => {
     const { user } = renderPage(<PayoutMethodsPanel profile={profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] })} />, { path: '/settings' });
     await user.click(await screen.findByRole('button', { name: 'Remove ACH' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Remove ACH?' })).getByRole('button', { name: 'Remove' }));
-    expect(await screen.findByText('You have no payout methods yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no payout methods yet.')).toBeVisible();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Payout Methods' })));
   });
 
@@ -56,7 +56,7 @@ describe('Settings → Payout Methods', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.sent.some((c) => c.method === 'DELETE')).toBe(false);
-    expect(screen.getByRole('button', { name: 'Remove ACH' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove ACH' })).toBeVisible();
     await waitFor(() => expect(document.activeElement).toBe(remove));
   });
 
@@ -70,7 +70,7 @@ describe('Settings → Payout Methods', () => {
     await fill(user, screen.getByLabelText(/^Routing number/), '021000021');
     await fill(user, screen.getByLabelText(/^Bank account number/), '000123456789');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
-    expect(await screen.findByText('Our payment partner did not answer in time. Nothing was saved; please try again in a moment.')).toBeTruthy();
+    expect(await screen.findByText('Our payment partner did not answer in time. Nothing was saved; please try again in a moment.')).toBeVisible();
     expect((screen.getByLabelText(/^Routing number/) as HTMLInputElement).value).toBe('021000021');
     expect((screen.getByLabelText(/^Bank account number/) as HTMLInputElement).value).toBe('000123456789');
   });
@@ -99,8 +99,8 @@ describe('Settings → Payout Methods', () => {
 
     // Nothing typed: both fields say what they need, tied to them.
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
-    expect(await screen.findByText('Enter the 9-digit routing number of your bank.')).toBeTruthy();
-    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeTruthy();
+    expect(await screen.findByText('Enter the 9-digit routing number of your bank.')).toBeVisible();
+    expect(screen.getByText('Enter the bank account number (4 to 17 digits).')).toBeVisible();
     const errorOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[1] ?? '')?.textContent;
     expect(errorOf(routing)).toBe('Enter the 9-digit routing number of your bank.');
     expect(errorOf(account)).toBe('Enter the bank account number (4 to 17 digits).');
@@ -110,13 +110,14 @@ describe('Settings → Payout Methods', () => {
     await fill(user, account, '000123456789');
     expect(account.getAttribute('aria-invalid')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
-    expect(await screen.findByText('That routing number is not valid: check its 9 digits.')).toBeTruthy();
+    await waitFor(() => expect(routing).toHaveAccessibleDescription(expect.stringContaining('That routing number is not valid: check its 9 digits.')));
+    expect(routing).toHaveAttribute('aria-invalid', 'true');
     expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
 
     await user.clear(routing);
     await fill(user, routing, '021-000-021');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
-    expect(await screen.findByText('ACH added as a payout method')).toBeTruthy();
+    expect(await screen.findByText('ACH added as a payout method')).toBeVisible();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', routingNumber: '021-000-021', detail: '000123456789' }]);
   });
 
@@ -132,7 +133,7 @@ describe('Settings → Payout Methods', () => {
     expect(screen.queryByLabelText(/^Routing number/)).toBeNull();
     await fill(user, screen.getByLabelText(/^PayPal e-mail/), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Add Payout Method' }));
-    expect(await screen.findByText('PayPal added as a payout method')).toBeTruthy();
+    expect(await screen.findByText('PayPal added as a payout method')).toBeVisible();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'paypal', detail: 'ada@example.com' }]);
   });
 
@@ -154,13 +155,13 @@ describe('Settings → Payout Methods', () => {
     await user.click(screen.getByRole('button', { name: 'Enter details of ACH' }));
     const form = screen.getByRole('form', { name: 'Details of ACH' });
     await user.click(within(form).getByRole('button', { name: 'Save details' }));
-    expect(await within(form).findByText('Enter the 9-digit routing number of your bank.')).toBeTruthy();
+    await waitFor(() => expect(within(form).getByLabelText(/^Routing number/)).toHaveAccessibleDescription(expect.stringContaining('Enter the 9-digit routing number of your bank.')));
     expect(api.sent.some((r) => r.method === 'POST')).toBe(false);
     await fill(user, within(form).getByLabelText(/^Routing number/), '021000021');
     await fill(user, within(form).getByLabelText(/^Bank account number/), '000123456789');
     await user.click(within(form).getByRole('button', { name: 'Save details' }));
-    expect(await screen.findByText('ACH details saved')).toBeTruthy();
-    expect(await screen.findByText('Your pending BNPL rebate of $9.75 was paid to ACH.')).toBeTruthy();
+    expect(await screen.findByText('ACH details saved')).toBeVisible();
+    expect(await screen.findByText('Your pending BNPL rebate of $9.75 was paid to ACH.')).toBeVisible();
     expect(api.bodiesOf('POST', '/api/payout-methods')).toEqual([{ method: 'ach', routingNumber: '021000021', detail: '000123456789' }]);
     await waitFor(() => expect(screen.queryByText('Details needed')).toBeNull());
     expect(screen.queryByRole('form', { name: 'Details of ACH' })).toBeNull();

@@ -4,7 +4,7 @@ import type { SubscriptionView } from '../../../contracts/subscription';
 import { fakeApi, renderPage } from '../../test/render';
 import { SubscriptionPanel } from './SubscriptionPanel';
 
-// Settings → Subscription: cancelling keeps the plan to the end of the period (DECISIONS §3).
+// Settings → Subscription: cancelling keeps the plan to the end of the period (docs/rules.md#cancel-subscription).
 
 const premium: SubscriptionView = {
   plan: 'premium', billingCycle: 'monthly', priceCents: 999, loyaltyMonths: 1, loyaltyDiscountPpm: 0, nextLoyaltyDiscountPpm: 100_000, nextPaymentCents: 899,
@@ -29,7 +29,7 @@ describe('Settings → Subscription', () => {
     expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
     await waitFor(() => expect(document.activeElement?.classList.contains('subscription-cancelled')).toBe(true));
     expect(document.activeElement?.contains(notice)).toBe(true);
-    // The loyalty discount resets on cancel (spec §9): said so, not as "Month 0".
+    // The loyalty discount resets on cancel (docs/rules.md#loyalty): said so, not as "Month 0".
     expect(screen.getByTestId('subscription-loyalty').textContent).toBe('Reset by the cancellation: a new subscription starts again at month 1');
   });
 

@@ -4,7 +4,7 @@ import { PaymentModal, type PaymentChoice } from './PaymentModal';
 import { fakeApi, renderPage } from '../../test/render';
 import { fill } from '../../test/user';
 
-// The upgrade's payment form (spec §5): messages per field, grouping as typed, one payment per form.
+// The upgrade's payment form (docs/rules.md#upgrades): messages per field, grouping as typed, one payment per form.
 
 const choice: PaymentChoice = { plan: 'premium', cycle: 'monthly', listPriceCents: 999, discountPpm: 0, amountCents: 999 };
 const config = { body: { demoMode: true, supportEmail: 'support@payweave.example', payAddress: 'pay.payweave.example' } };
@@ -19,10 +19,10 @@ describe('upgrade payment form', () => {
     const { user } = renderPage(<PaymentModal choice={choice} onClose={() => {}} onPaid={onPaid} />);
     expect(screen.getByTestId('upgrade-due').textContent).toBe('$9.99');
     await user.click(screen.getByRole('button', { name: 'Pay $9.99' }));
-    expect(await screen.findByText('Name on card is required')).toBeTruthy();
-    expect(screen.getByText('Card number is required')).toBeTruthy();
-    expect(screen.getByText('Expiry month is required')).toBeTruthy();
-    expect(screen.getByText('CVV is required')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText(/^Name on card/)).toHaveAccessibleDescription(expect.stringContaining('Name on card is required')));
+    expect(screen.getByLabelText(/^Card number/)).toHaveAccessibleDescription(expect.stringContaining('Card number is required'));
+    expect(screen.getByLabelText(/^Expiry month/)).toHaveAccessibleDescription(expect.stringContaining('Expiry month is required'));
+    expect(screen.getByLabelText(/^CVV/)).toHaveAccessibleDescription(expect.stringContaining('CVV is required'));
     expect(api.bodiesOf('POST', '/api/subscription/upgrade')).toEqual([]);
 
     await fill(user, screen.getByLabelText(/^Name on card/), 'Ada Lovelace');
@@ -58,9 +58,9 @@ describe('upgrade payment form', () => {
     await user.selectOptions(screen.getByLabelText(/^Expiry year/), String(new Date().getFullYear() + 2));
     await user.type(screen.getByLabelText(/^CVV/), '123');
     await user.click(screen.getByRole('button', { name: 'Pay $9.99' }));
-    expect(await screen.findByText('The card was declined.')).toBeTruthy();
+    expect(await screen.findByText('The card was declined.')).toBeVisible();
     answer = { status: 500, body: { error: { code: 'internal_error', message: 'Something went wrong on our side. Please try again.' } } };
     await user.click(screen.getByRole('button', { name: 'Pay $9.99' }));
-    expect(await screen.findByText(/Failed to upgrade account\. Something went wrong on our side\. Please try again\. Reference: REQTEST0\./)).toBeTruthy();
+    expect(await screen.findByText(/Failed to upgrade account\. Something went wrong on our side\. Please try again\. Reference: REQTEST0\./)).toBeVisible();
   });
 });

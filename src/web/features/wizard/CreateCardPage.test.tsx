@@ -55,11 +55,11 @@ async function addCard(user: ReturnType<typeof setup>['user'], options: { number
   await user.click(screen.getByRole('button', { name: /Add Source/ }));
 }
 
-describe('create-card wizard (spec §2, §4; decision 052)', () => {
+describe('create-card wizard (docs/rules.md#wizard-steps; decision 052)', () => {
   it('step 1: Continue waits for Calculate, a bad amount shows the spec message, editing resets the total', async () => {
     const { user } = setup();
-    expect(await heading('Amount')).toBeTruthy();
-    expect(await screen.findByText('3 of 3 combines left this month')).toBeTruthy();
+    expect(await heading('Amount')).toBeVisible();
+    expect(await screen.findByText('3 of 3 combines left this month')).toBeVisible();
     const continueButton = screen.getByRole('button', { name: 'Continue' });
     expect(continueButton).toHaveProperty('disabled', true);
     await amountStep(user, '5o0');
@@ -86,7 +86,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await heading('Amount');
     await amountStep(user, '100', '0');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await heading('Sources')).toBeTruthy();
+    expect(await heading('Sources')).toBeVisible();
     // Continue on Sources waits for full funding.
     expect(screen.getByRole('button', { name: 'Continue' })).toHaveProperty('disabled', true);
     await addCard(user);
@@ -94,20 +94,20 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await user.click(screen.getByRole('button', { name: 'Continue' }));
 
     // One review, straight away, with the figures and the only button that charges.
-    expect(await heading('Review and create')).toBeTruthy();
-    expect(screen.getByText(/Step 5 of 6/)).toBeTruthy();
+    expect(await heading('Review and create')).toBeVisible();
+    expect(screen.getByText(/Step 5 of 6/)).toBeVisible();
     expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(await heading('Sources')).toBeTruthy();
+    expect(await heading('Sources')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await heading('Review and create')).toBeTruthy();
+    expect(await heading('Review and create')).toBeVisible();
     await user.click(await screen.findByRole('button', { name: 'Create Virtual Card' }));
 
-    expect(await heading('Card Created Successfully')).toBeTruthy();
+    expect(await heading('Card Created Successfully')).toBeVisible();
     // The draft is spent: a reload of the success page starts a new card, not a dead draft.
     expect(router.state.location.search).toBe('');
     expect(screen.getByTestId('card-amount').textContent).toBe('$99.90');
-    expect(screen.getByText(/Nov 25, 2027 \(printed as 11\/27\)/)).toBeTruthy();
+    expect(screen.getByText(/Nov 25, 2027 \(printed as 11\/27\)/)).toBeVisible();
     expect(server.completed()).toBe(1);
     // The create call carried an Idempotency-Key and the figures the user saw.
     const create = api.sent.find((r) => r.path.endsWith('/complete'));
@@ -125,23 +125,24 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
 
-    expect(await heading('BNPL Setup')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Save for Later' })).toBeTruthy();
+    expect(await heading('BNPL Setup')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Save for Later' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: /created the card/ }));
-    expect(await heading('BNPL Checkout')).toBeTruthy();
+    expect(await heading('BNPL Checkout')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(await heading('BNPL Setup')).toBeTruthy();
+    expect(await heading('BNPL Setup')).toBeVisible();
     await user.click(screen.getByRole('button', { name: /created the card/ }));
     await heading('BNPL Checkout');
 
     // The checkout's own validation, then the one-time card.
     await user.click(screen.getByRole('button', { name: 'Continue to review' }));
-    expect(await screen.findByText('Please enter a valid card number.', { selector: '.field-error, .field-error *' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText(/^Card number/)).toHaveAccessibleDescription('Please enter a valid card number.'));
+    expect(screen.getByLabelText(/^Card number/)).toHaveAttribute('aria-invalid', 'true');
     await fill(user, screen.getByLabelText(/^Card number/), '4111 1111 1111 1111');
     await user.type(screen.getByLabelText(/^Expiry/), '12/30');
     await user.type(screen.getByLabelText(/^CVV/), '123');
     await user.click(screen.getByRole('button', { name: 'Continue to review' }));
-    expect(await heading('Review and create')).toBeTruthy();
+    expect(await heading('Review and create')).toBeVisible();
   });
 
   it('a declined card says what happened, keeps what was typed, and Try again resends it', async () => {
@@ -150,7 +151,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     // Demo mode lists the test numbers with the card fields, including the one always declined.
     await user.selectOptions(screen.getByLabelText(/^Source type/), 'credit');
     const demo = await screen.findByRole('region', { name: /Demo mode: test numbers to try/ });
-    expect(within(demo).getByText(/always declined/)).toBeTruthy();
+    expect(within(demo).getByText(/always declined/)).toBeVisible();
     server.declineNext();
     await addCard(user);
     const declined = await screen.findByRole('alert');
@@ -169,7 +170,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     server.declineNext();
     await addCard(user, { number: '4000 0000 0000 9995' });
     const declined = await screen.findByRole('alert');
-    expect(within(declined).getByText('Insufficient funds for pre-authorization', { selector: 'p' })).toBeTruthy();
+    expect(within(declined).getByText('Insufficient funds for pre-authorization', { selector: 'p' })).toBeVisible();
   });
 
   it('a double click on Add Source adds the card once; on Save for Later it saves once', async () => {
@@ -184,7 +185,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     fireEvent.click(add);
     await waitFor(() => expect(screen.getByTestId('remaining-to-fund').textContent).toBe('$0.00'));
     expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toHaveLength(1);
-    expect(screen.getByRole('heading', { name: 'Your sources (1)' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Your sources (1)' })).toBeVisible();
 
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await heading('BNPL Setup');
@@ -215,11 +216,11 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     const address = `${router.state.location.pathname}${router.state.location.search}`;
     unmount();
     renderPage(<CreateCardPage />, { path: address });
-    expect(await heading('Review and create')).toBeTruthy();
+    expect(await heading('Review and create')).toBeVisible();
     expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$99.90');
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(await heading('Sources')).toBeTruthy();
-    expect(screen.getByText(/Visa •••• 4242/)).toBeTruthy();
+    expect(await heading('Sources')).toBeVisible();
+    expect(screen.getByText(/Visa •••• 4242/)).toBeVisible();
   });
 
   it('the review’s choices are kept with the draft: a reload shows them as last picked (decision 160)', async () => {
@@ -234,7 +235,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     const address = `${router.state.location.pathname}${router.state.location.search}`;
     unmount();
     renderPage(<CreateCardPage />, { path: address });
-    expect(await heading('Review and create')).toBeTruthy();
+    expect(await heading('Review and create')).toBeVisible();
     expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$100.00');
     expect(screen.getByRole('radio', { name: /Single-use/ })).toHaveProperty('checked', true);
     expect(screen.getByLabelText('Use a boost to waive the product fee')).toHaveProperty('checked', true);
@@ -271,7 +272,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     await toReview(user);
     server.failNextQuote();
     await user.click(screen.getByRole('radio', { name: /Visa •••• 4242/ }));
-    expect(await screen.findByRole('heading', { name: 'Failed to load the fee breakdown' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Failed to load the fee breakdown' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: /Retry/ }));
     expect(await screen.findByTestId('quote-card-amount')).toHaveProperty('textContent', '$100.00');
     expect(screen.getByRole('radio', { name: /Visa •••• 4242/ })).toHaveProperty('checked', true);
@@ -284,7 +285,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     unmount();
     // Step 5 typed or kept in the address, but nothing funds the card: Sources it is.
     const page = renderPage(<CreateCardPage />, { path: '/create-card?combine=combine-1&step=5' });
-    expect(await heading('Sources')).toBeTruthy();
+    expect(await heading('Sources')).toBeVisible();
     await waitFor(() => expect(page.router.state.location.search).toBe('?combine=combine-1&step=2'));
   });
 
@@ -298,7 +299,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(api.bodiesOf('POST', '/api/combines/combine-1/sources')).toEqual([]);
     await user.selectOptions(screen.getByLabelText(/^Provider/), 'mastercard');
     await user.click(screen.getByRole('button', { name: /Add Source/ }));
-    expect(await screen.findByText('Mastercard •••• 4444')).toBeTruthy();
+    expect(await screen.findByText('Mastercard •••• 4444')).toBeVisible();
   });
 
   it('the source form names each missing field with the spec message', async () => {
@@ -337,7 +338,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     const server = fakeCombines();
     fakeApi({ 'GET /api/session': { body: { signedIn: true, profile: profileFixture() } }, ...server.routes });
     const { user } = renderPage(<CreateCardPage />, { path: '/create-card?fromCard=card-9&amountCents=115052' });
-    expect(await screen.findByText(/You are using one of your PayWeave cards as a source/)).toBeTruthy();
+    expect(await screen.findByText(/You are using one of your PayWeave cards as a source/)).toBeVisible();
     await toSources(user);
     expect((screen.getByLabelText(/^Source type/) as HTMLSelectElement).value).toBe('internal');
     // $100.00 needed: the smallest charge on the card that brings it (1% product fee), not $1,150.52.
@@ -359,7 +360,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(within(notice).getByRole('link', { name: 'Go to My Cards' }).getAttribute('href')).toBe('/my-cards');
     expect(screen.getByRole('button', { name: 'Create Virtual Card' })).toHaveProperty('disabled', true);
     await user.click(within(notice).getByRole('button', { name: 'Start a new card' }));
-    expect(await heading('Amount')).toBeTruthy();
+    expect(await heading('Amount')).toBeVisible();
   });
 
   it('a reload while the card is being created says the card was made, instead of an empty wizard (decision 178)', async () => {
@@ -385,8 +386,8 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     const address = `${router.state.location.pathname}${router.state.location.search}`;
     unmount();
     renderPage(<CreateCardPage />, { path: address });
-    expect(await heading('Your card was created')).toBeTruthy();
-    expect(screen.getByText(/Your Visa card ending 4321 was created with \$99\.90 on it\. Nothing more is charged for it\./)).toBeTruthy();
+    expect(await heading('Your card was created')).toBeVisible();
+    expect(screen.getByText(/Your Visa card ending 4321 was created with \$99\.90 on it\. Nothing more is charged for it\./)).toBeVisible();
     expect(screen.getByRole('link', { name: 'Go to My Cards' }).getAttribute('href')).toBe('/my-cards');
     expect(screen.getByRole('link', { name: 'View details' }).getAttribute('href')).toBe('/history/combine-1');
     expect(screen.queryByRole('button', { name: 'Create Virtual Card' })).toBeNull();
@@ -447,7 +448,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
     expect(locked(screen.getByLabelText(/^Source type/))).toBe(true);
     expect(locked(screen.getByLabelText(/^Card number/))).toBe(true);
     release();
-    expect(await screen.findByText(/Visa •••• 4242/)).toBeTruthy();
+    expect(await screen.findByText(/Visa •••• 4242/)).toBeVisible();
     expect(locked(screen.getByLabelText(/^Source type/))).toBe(false);
   });
 
@@ -460,7 +461,7 @@ describe('create-card wizard (spec §2, §4; decision 052)', () => {
       create.click();
       create.click();
     });
-    expect(await heading('Card Created Successfully')).toBeTruthy();
+    expect(await heading('Card Created Successfully')).toBeVisible();
     expect(api.sent.filter((r) => r.path.endsWith('/complete'))).toHaveLength(1);
     expect(server.completed()).toBe(1);
   });

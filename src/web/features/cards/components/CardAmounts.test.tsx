@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { CardAmounts } from './CardAmounts';
 import { cardFixture } from '../../../test/fixtures';
 
-// DECISIONS §4: original = spent + remaining, and the details view breaks spent down into
+// docs/rules.md#card-figures: original = spent + remaining, and the details view breaks spent down into
 // purchases, cash-outs and use as a source.
 describe('card amounts', () => {
   const card = cardFixture({ originalAmountCents: 50_000, amountSpentCents: 30_000, remainingAmountCents: 20_000 });
@@ -11,17 +11,17 @@ describe('card amounts', () => {
 
   it('shows spent as purchases, cash-outs and use as a source, which add up to it', () => {
     render(<CardAmounts card={card} spending={{ purchasesCents: 5_000, cashoutsCents: 20_000, sourceUseCents: 5_000 }} />);
-    expect(within(row('Original')).getByText('$500.00')).toBeTruthy();
-    expect(within(row('Spent')).getByText('$300.00')).toBeTruthy();
-    expect(within(row('Purchases')).getByText('$50.00')).toBeTruthy();
-    expect(within(row('Cash-outs')).getByText('$200.00')).toBeTruthy();
-    expect(within(row('Used as a source')).getByText('$50.00')).toBeTruthy();
-    expect(within(row('Remaining')).getByText('$200.00')).toBeTruthy();
+    expect(within(row('Original')).getByText('$500.00')).toBeVisible();
+    expect(within(row('Spent')).getByText('$300.00')).toBeVisible();
+    expect(within(row('Purchases')).getByText('$50.00')).toBeVisible();
+    expect(within(row('Cash-outs')).getByText('$200.00')).toBeVisible();
+    expect(within(row('Used as a source')).getByText('$50.00')).toBeVisible();
+    expect(within(row('Remaining')).getByText('$200.00')).toBeVisible();
   });
 
   it('leaves out the parts that are zero, and the breakdown where it is not given (the card list)', () => {
     const { rerender } = render(<CardAmounts card={card} spending={{ purchasesCents: 30_000, cashoutsCents: 0, sourceUseCents: 0 }} />);
-    expect(screen.getByText('Purchases')).toBeTruthy();
+    expect(screen.getByText('Purchases')).toBeVisible();
     expect(screen.queryByText('Cash-outs')).toBeNull();
     rerender(<CardAmounts card={card} />);
     expect(screen.queryByText('Purchases')).toBeNull();

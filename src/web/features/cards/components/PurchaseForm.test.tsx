@@ -21,7 +21,7 @@ describe('Simulate a purchase', () => {
     const submit = screen.getByRole('button', { name: 'Simulate purchase' });
     fireEvent.click(submit);
     fireEvent.click(submit);
-    expect(await screen.findByText('Approved: $12.34 at Coffee Shop. Remaining balance $487.66.')).toBeTruthy();
+    expect(await screen.findByText('Approved: $12.34 at Coffee Shop. Remaining balance $487.66.')).toBeVisible();
     expect(api.bodiesOf('POST', `/api/cards/${card.id}/purchases`)).toHaveLength(1);
   });
 });

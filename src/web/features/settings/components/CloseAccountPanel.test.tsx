@@ -42,7 +42,7 @@ describe('Settings → Profile → Close account (decision 165)', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(posts).toBe(2);
-    expect(await screen.findByText(ACCOUNT_CLOSED_TOAST)).toBeTruthy();
+    expect(await screen.findByText(ACCOUNT_CLOSED_TOAST)).toBeVisible();
     expect(queryClient.getQueryData(['cards'])).toBeUndefined();
     expect(queryClient.getQueryData(sessionQueryKey)).toBeNull();
   });

@@ -21,15 +21,15 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     ]);
     expect(items[0]!.textContent).toContain('Added Nov 2, 2026 · Never used');
     expect(items[1]!.textContent).toContain('Last used Nov 20, 2026');
-    expect(within(items[1]!).getByText('Synced')).toBeTruthy();
+    expect(within(items[1]!).getByText('Synced')).toBeVisible();
     expect(within(items[0]!).queryByText('Synced')).toBeNull();
   });
 
   it('says when there is none; a browser without WebAuthn is told it cannot create one', async () => {
     fakeApi({ 'GET /api/me/passkeys': { body: { passkeys: [] } } });
     renderPage(<PasskeysPanel />);
-    expect(await screen.findByText('You have no passkeys yet.')).toBeTruthy();
-    expect(screen.getByText('This browser cannot create passkeys.')).toBeTruthy();
+    expect(await screen.findByText('You have no passkeys yet.')).toBeVisible();
+    expect(screen.getByText('This browser cannot create passkeys.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).toBeNull();
   });
 
@@ -55,7 +55,7 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     const reauth = await screen.findByRole('dialog', { name: 'Confirm it’s you' });
     await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText('You have no passkeys yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no passkeys yet.')).toBeVisible();
     expect(api.bodiesOf('POST', '/api/auth/reauthenticate')).toEqual([{ password: 'Sturdy-Pass-2026' }]);
     expect(deletes).toBe(2);
   });
@@ -71,7 +71,7 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Remove passkey' }));
     expect(await within(confirm).findByRole('alert')).toHaveProperty('textContent', PASSKEY_MESSAGES.lastSignInMethod);
     // Still listed (behind the dialog, so hidden from the accessibility tree for now).
-    expect(screen.getByRole('button', { name: 'Remove Work laptop', hidden: true })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove Work laptop', hidden: true })).toBeVisible();
   });
 
   it('renames: the field starts with the current name, an empty name is refused', async () => {
@@ -86,7 +86,8 @@ describe('Settings → Security → Passkeys (decision 090)', () => {
     expect(field.value).toBe('Work laptop');
     await user.clear(field);
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText(PASSKEY_MESSAGES.nameRequired)).toBeTruthy();
+    await waitFor(() => expect(field).toHaveAccessibleDescription(expect.stringContaining(PASSKEY_MESSAGES.nameRequired)));
+    expect(field).toHaveAttribute('aria-invalid', 'true');
     await fill(user, field, 'Home desktop');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.bodiesOf('PATCH', `/api/me/passkeys/${laptop.id}`)).toEqual([{ name: 'Home desktop' }]));

@@ -36,6 +36,6 @@ describe('Settings → Security → Recent security activity (decision 166)', ()
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The service is busy.');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('list', { name: 'Your recent security activity' })).toBeTruthy();
+    expect(await screen.findByRole('list', { name: 'Your recent security activity' })).toBeVisible();
   });
 });

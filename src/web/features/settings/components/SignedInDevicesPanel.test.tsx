@@ -47,7 +47,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     const items = within(list).getAllByRole('listitem');
     expect(items.map((item) => item.querySelector('.security-item-name')?.textContent?.trim())).toEqual(['Chrome on Linux This device', 'Safari on iPhone', 'Firefox on Windows']);
 
-    expect(within(items[0]!).getByText('This device')).toBeTruthy();
+    expect(within(items[0]!).getByText('This device')).toBeVisible();
     expect(items[0]!.getAttribute('aria-current')).toBe('true');
     expect(items[0]!.textContent).toContain('203.0.113.x · Signed in Nov 2, 2026 · Active now');
     expect(within(items[0]!).queryByRole('button')).toBeNull();
@@ -57,7 +57,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     const signOutPhone = within(items[1]!).getByRole('button', { name: 'Sign out Safari on iPhone' });
     expect(signOutPhone.getAttribute('aria-describedby')).toBe(`device-${phone.id}`);
     expect(items[2]!.textContent).toContain('Address unknown');
-    expect(screen.getByRole('button', { name: 'Sign out all other devices' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign out all other devices' })).toBeVisible();
   });
 
   it('signs out one device after a confirmation, by keyboard: the device leaves the list, a toast says so, focus goes to the section', async () => {
@@ -84,10 +84,10 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     expect(document.activeElement?.textContent).toBe('Sign out device');
     await user.keyboard('{Enter}');
 
-    expect(await screen.findByText('Signed out Safari on iPhone')).toBeTruthy();
+    expect(await screen.findByText('Signed out Safari on iPhone')).toBeVisible();
     expect(api.sent.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([`/api/me/sessions/${phone.id}`]);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Sign out Safari on iPhone' })).toBeNull());
-    expect(screen.getByText('No other device is signed in.')).toBeTruthy();
+    expect(screen.getByText('No other device is signed in.')).toBeVisible();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Signed-in devices' })));
   });
 
@@ -112,15 +112,15 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     expect(reauth.textContent).toContain('before signing out your other devices');
     // An empty password is refused on the spot, with nothing sent.
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
-    expect(await within(reauth).findByText('Password is required')).toBeTruthy();
+    await waitFor(() => expect(within(reauth).getByLabelText(/^Password/)).toHaveAccessibleDescription(expect.stringContaining('Password is required')));
     await fill(user, within(reauth).getByLabelText(/^Password/), 'Sturdy-Pass-2026');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
 
-    expect(await screen.findByText('Signed out 2 other devices')).toBeTruthy();
+    expect(await screen.findByText('Signed out 2 other devices')).toBeVisible();
     expect(api.bodiesOf('POST', '/api/auth/reauthenticate')).toEqual([{ password: 'Sturdy-Pass-2026' }]);
     expect(posts).toBe(2);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(screen.getByText('No other device is signed in.')).toBeTruthy();
+    expect(screen.getByText('No other device is signed in.')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Sign out all other devices' })).toBeNull();
   });
 
@@ -138,10 +138,10 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     await waitFor(() => expect(document.activeElement).toBe(field));
     await fill(user, field, 'Wrong-Pass-123');
     await user.click(within(reauth).getByRole('button', { name: 'Continue' }));
-    expect(await within(reauth).findByText('Your password is incorrect.')).toBeTruthy();
+    await waitFor(() => expect(field).toHaveAccessibleDescription(expect.stringContaining('Your password is incorrect.')));
     await waitFor(() => expect(document.activeElement).toBe(field));
     expect(api.sent.filter((request) => request.method === 'DELETE')).toHaveLength(1);
-    expect(screen.getByRole('button', { name: 'Sign out Safari on iPhone', hidden: true })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign out Safari on iPhone', hidden: true })).toBeVisible();
   });
 
   it('a refusal shows an error toast with the server’s message, and the list is read again', async () => {
@@ -156,7 +156,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     const { user } = renderPage(<SignedInDevicesPanel />);
     await user.click(await screen.findByRole('button', { name: 'Sign out Safari on iPhone' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Sign out Safari on iPhone?' })).getByRole('button', { name: 'Sign out device' }));
-    expect(await screen.findByText(SESSION_MESSAGES.notFound)).toBeTruthy();
+    expect(await screen.findByText(SESSION_MESSAGES.notFound)).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Sign out Safari on iPhone' })).toBeNull());
     expect(listed).toBe(2);
   });
@@ -173,7 +173,7 @@ describe('Settings → Security → Signed-in devices (decision 164)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('PayWeave is temporarily unavailable.');
     await user.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByText('This device')).toBeTruthy();
-    expect(screen.getByText('No other device is signed in.')).toBeTruthy();
+    expect(await screen.findByText('This device')).toBeVisible();
+    expect(screen.getByText('No other device is signed in.')).toBeVisible();
   });
 });

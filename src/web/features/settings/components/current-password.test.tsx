@@ -16,7 +16,7 @@ describe('a wrong current password (Settings → Profile and Security)', () => {
     await fill(user, field, 'Wrong-Pass-1');
     await user.click(screen.getByRole('button', { name: 'Update email' }));
     await waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
-    expect(screen.getByText('Your current password is incorrect.')).toBeTruthy();
+    expect(field).toHaveAccessibleDescription(expect.stringContaining('Your current password is incorrect.'));
     expect(document.activeElement).toBe(field);
     expect(screen.queryByRole('alert')).toBeNull();
     await user.type(field, 'x');
@@ -32,13 +32,13 @@ describe('a wrong current password (Settings → Profile and Security)', () => {
     await fill(user, screen.getByLabelText(/^Confirm new password/), 'Newer-Pass-2027');
     await user.click(screen.getByRole('button', { name: 'Update password' }));
     await waitFor(() => expect(current.getAttribute('aria-invalid')).toBe('true'));
-    expect(screen.getByText('Your current password is incorrect.')).toBeTruthy();
+    expect(current).toHaveAccessibleDescription(expect.stringContaining('Your current password is incorrect.'));
 
     await user.clear(current);
     await fill(user, current, 'Sturdy-Pass-2026');
     await user.type(screen.getByLabelText(/^Confirm new password/), '8');
     await user.click(screen.getByRole('button', { name: 'Update password' }));
-    expect(await screen.findByText('New passwords do not match')).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText(/^Confirm new password/)).toHaveAccessibleDescription(expect.stringContaining('New passwords do not match')));
     expect(screen.queryByText('Your current password is incorrect.')).toBeNull();
   });
 });
