@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// Cards, dashboard and history (issue 6): filters and views, the flip, the reveal with its
+// Cards, dashboard and history: filters and views, the flip, the reveal with its
 // password prompt, freeze blocking a purchase, a purchase lowering the balance, use as source,
 // history filters and CSV, the dashboard's figures after three combines, and load failures that
 // show the spec's message with a retry. Cards are created through the wizard's API (demo mode).
@@ -120,7 +120,7 @@ test('my cards: newest first, filters with their empty states, grid and list vie
     'href',
     `/create-card?fromCard=${newer.id}&amountCents=${newer.remainingAmountCents}`,
   );
-  // Cash Out opens the cash-out modal on this page (spec §2), with this card chosen.
+  // Cash Out opens the cash-out modal on this page (docs/rules.md#cashout-checks), with this card chosen.
   await back.getByRole('button', { name: `Cash Out card ending ${newer.last4}` }).click();
   const cashout = page.getByRole('dialog', { name: 'Cash Out' });
   await expect(cashout.getByLabel(/^Card/)).toHaveValue(newer.id);

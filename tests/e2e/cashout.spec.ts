@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// Cash out, payout methods, plans, upgrade and subscription (issue 7). Cards are created through
+// Cash out, payout methods, plans, upgrade and subscription. Cards are created through
 // the wizard's API (demo mode); everything else goes through the screens.
 
 const PASSWORD = 'Sturdy-Pass-2026';
@@ -92,12 +92,12 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
 
   await page.goto(`/cashout?cardId=${card.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Cash Out' })).toBeVisible();
-  // The card is preselected; the amount and the method are the user's to choose (issue 22).
+  // The card is preselected; the amount and the method are the user's to choose.
   await expect(page.getByRole('combobox', { name: 'Card', exact: true })).toHaveValue(card.id);
   await expect(page.getByLabel('Amount')).toHaveValue('');
   await page.getByRole('button', { name: /^Whole balance/ }).click();
   await expect(page.getByLabel('Amount')).toHaveValue(dollars(card.remainingAmountCents));
-  // Free: ACH only (DECISIONS §3), not chosen for the user while none is saved.
+  // Free: ACH only (docs/rules.md#payout-methods-by-plan), not chosen for the user while none is saved.
   const method = page.getByLabel('Payout method');
   await expect(method.locator('option')).toHaveText(['Select a payout method', 'ACH']);
   await expect(method).toHaveValue('');
@@ -118,7 +118,7 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
   await page.getByLabel('Amount').blur();
   await expect(page.getByText('Please enter a valid amount')).toBeVisible();
 
-  // DECISIONS §2: $123.45 on Free → fee $1.23, net $122.22.
+  // docs/rules.md#fee-examples: $123.45 on Free → fee $1.23, net $122.22.
   await page.getByLabel('Amount').fill('123.45');
   await expect(page.getByTestId('cashout-fee')).toHaveText('$1.23');
   await expect(page.getByTestId('cashout-net')).toHaveText('$122.22');
@@ -244,7 +244,7 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
   // Free: ACH only.
   await expect(panel.getByRole('combobox', { name: 'Payout method' }).locator('option')).toHaveText(['Select a payout method', 'ACH']);
   await panel.getByRole('combobox', { name: 'Payout method' }).selectOption('ach');
-  // Where the money goes is asked with the method (issue 22); only the last 4 digits are kept.
+  // Where the money goes is asked with the method; only the last 4 digits are kept.
   await panel.getByRole('button', { name: 'Add Payout Method' }).click();
   await expect(panel.getByText('Enter the 9-digit routing number of your bank.')).toBeVisible();
   await expect(panel.getByText('Enter the bank account number (4 to 17 digits).')).toBeVisible();
@@ -296,7 +296,7 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
 });
 
 // Decision 172: a payout goes only to a destination the payout provider knows. A method saved
-// without details (an API client of before issue 22) is marked, refused before any money moves,
+// without details (an API client older than payout details) is marked, refused before any money moves,
 // and its details, asked on the cash-out form, are saved with it before the cash-out.
 test('a method saved without details: marked in Settings, refused by the API, its details asked and saved on the cash-out form', async ({ page }) => {
   await register(page);

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// Issue 22: every route, signed in with data (cards, history, a draft, a payout method and a
+// every route, signed in with data (cards, history, a draft, a payout method and a
 // cash-out), on a 375 px phone and at 1280 px: no sideways scroll and no axe violations, with the
 // modals that open on those pages (history details, card details) checked too.
 

@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// Passkeys end to end (issue 19, docs/decisions/090), on Chromium's virtual authenticator (CDP
+// Passkeys end to end (docs/decisions/090), on Chromium's virtual authenticator (CDP
 // WebAuthn domain: a CTAP2 platform authenticator with resident keys and user verification, as
 // a phone's or a laptop's): add a passkey in Settings → Security, sign out, sign in with it and
 // no password, confirm a card reveal with it, remove it. At 1280 and 375 px, with axe and no

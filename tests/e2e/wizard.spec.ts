@@ -3,7 +3,7 @@ import type { APIResponse, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { BOOST_EARNED_MESSAGE, BOOST_MESSAGES } from '../../src/core/boosts';
 
-// The combine wizard (issue 5): fees to the cent as DECISIONS §2 lists them, the spec's forward
+// The combine wizard: fees to the cent as docs/rules.md#fee-examples lists them, the spec's forward
 // and back rules, the BNPL steps, a declined card, save for later and resume, and the boost
 // earned on the third combine; axe on every step. Test card numbers are made up (demo mode).
 
@@ -375,7 +375,7 @@ test.describe('create-card wizard', () => {
     await add.click();
     // A decline says what happened beside the form, keeps what was typed and offers Try again.
     const declined = page.getByRole('alert').filter({ hasText: 'Card declined' });
-    // Spec §8's text, as the server answers it.
+    // docs/rules.md#messages's text, as the server answers it.
     await expect(declined.locator('p')).toHaveText('Insufficient funds for pre-authorization');
     await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 9995');
     await expect(page.getByLabel('Amount to charge')).toHaveValue('100');
@@ -542,7 +542,7 @@ test.describe('create-card wizard', () => {
     await page.getByRole('button', { name: 'Create another card' }).click();
     await expectStep(page, 'Amount', 'Step 1 of 6');
     await expect(page.getByText('You have reached your monthly limit of 3 combines on the Free plan. Upgrade for more.')).toBeVisible();
-    // ...and nothing starts: Continue stays disabled even with a calculated amount (issue 22).
+    // ...and nothing starts: Continue stays disabled even with a calculated amount.
     await enterAmount(page, '50', '0', 'Dollars ($)');
     await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
   });
