@@ -1,4 +1,4 @@
-// The boundaries of docs/architecture.md, checked on every `npm run lint` (issue 20, item 7).
+// The boundaries of docs/architecture.md, checked on every `npm run lint`.
 // A rule names what may not depend on what; `npx depcruise src` lists every break with its path.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

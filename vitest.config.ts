@@ -21,7 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/core/**/*.test.ts', 'src/contracts/**/*.test.ts', 'src/web/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['src/core/**/*.test.ts', 'src/contracts/**/*.test.ts', 'src/web/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -1,4 +1,4 @@
-// The host's own argon2id rate for `npm run bench` (DECISIONS §8): verifications of one password
+// The host's own argon2id rate for `npm run bench` (docs/rules.md#perf-headroom): verifications of one password
 // at the app's parameters, hashed exactly as the server hashes them — through the app's argon2id
 // pool (src/server/lib/argon2-pool.ts: one worker thread per core at nice 19) — with twice as many
 // in flight as there are threads so that no thread waits, for a fixed time. Started as its own

@@ -1,10 +1,10 @@
 // `npm run bench` (docs/performance.md, decision 060): the production build on a PostgreSQL database
 // of its own, driven by autocannon from this process at 32 connections after a warm-up, and judged
-// by the CPU ratios of DECISIONS §8 against yardsticks measured in the same run, before and after
+// by the CPU ratios of docs/rules.md#perf-same-run against yardsticks measured in the same run, before and after
 // the scenarios (decision 019): PostgreSQL's CPU per pgbench TPC-B transaction, the bare Fastify
 // route's CPU per answer, the host's argon2id rate, and what the rows a cash-out and a completion
 // must write cost PostgreSQL alone (decision 155). Then two floods beside honest traffic: a
-// sign-in flood (isolation) and issue 19's attack from 16 addresses with rate limits on.
+// sign-in flood (isolation) and the attack from 16 addresses with rate limits on.
 //
 //   npm run bench                  full run (builds first), floors checked and reported
 //   npm run bench -- --smoke       seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
@@ -76,7 +76,7 @@ async function main(): Promise<number> {
   });
   log(`${result.mode} run; ${result.machine}`);
 
-  // The yardsticks of DECISIONS §8, before the scenarios and again after them (decision 019): on a
+  // The yardsticks of docs/rules.md#perf-same-run, before the scenarios and again after them (decision 019): on a
   // shared host the speed moves within a run, and the CPU per unit moves with it, less.
   const yardsticks = async (when: 'before' | 'after') => {
     log(`yardsticks (${when}): pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
@@ -145,7 +145,7 @@ async function main(): Promise<number> {
       // Rate limits on, and the client's address taken from X-Forwarded-For, as behind a balancer.
       const guarded = await startAppServer(databaseUrl, { RATE_LIMIT_DISABLED: 'false', TRUST_PROXY: 'true' });
       try {
-        log(`attack (issue 19): server with rate limits and TRUST_PROXY on ${guarded.url}`);
+        log(`attack: server with rate limits and TRUST_PROXY on ${guarded.url}`);
         const attackPrepared = await prepareAttack(guarded.url, options);
         await queryDatabase(databaseUrl, 'vacuum analyze');
         log(`  honest traffic ${options.attackSeconds} s alone, then ${options.attackSeconds} s beside 16 attacking connections`);

@@ -1,5 +1,5 @@
 // What the rows a cash-out and a completion must write cost PostgreSQL by themselves, against the
-// TPC-B yardstick of DECISIONS §8, in one run: a lower bound under the money paths' ratios that
+// TPC-B yardstick of docs/rules.md#perf-same-run, in one run: a lower bound under the money paths' ratios that
 // no change of the app can go below (docs/decisions/148-what-the-required-rows-cost.md).
 //
 //   npm run bench:rows                       a warm-up, then 3 rounds of 15 s each (about 3 minutes)

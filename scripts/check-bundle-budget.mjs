@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Front-end budget (issue 8): the landing page's first load ships at most 120 KB of gzipped
+// Front-end budget: the landing page's first load ships at most 120 KB of gzipped
 // JavaScript (KB = 1,024 bytes, as in docs/decisions/009). Counted from the production build:
 // the module script of dist/web/index.html, its modulepreload links, every chunk those import
 // statically, and the landing route's lazy chunk with the dependencies Vite preloads with it

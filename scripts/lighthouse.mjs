@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run lighthouse` (issue 8, docs/performance.md): Lighthouse (the npm package) with Debian's
+// `npm run lighthouse` (docs/performance.md): Lighthouse (the npm package) with Debian's
 // Chromium on /, /login and a signed-in /dashboard of the production build, mobile (Lighthouse's
 // default: simulated slow 4G and a 4x slower CPU) and desktop. Reports performance and
 // accessibility, and every failed accessibility audit with its elements. Not part of npm test

@@ -1,4 +1,4 @@
-// The host's argon2id rate, measured in the same run as the sign-in scenario (DECISIONS §8): the
+// The host's argon2id rate, measured in the same run as the sign-in scenario (docs/rules.md#perf-headroom): the
 // sign-in floor is a share of what this machine's cores can hash at the app's own parameters, the
 // way the app hashes (its argon2id pool: worker threads at nice 19, decision 080).
 import os from 'node:os';

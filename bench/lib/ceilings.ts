@@ -78,7 +78,7 @@ export async function measureBareRoute(options: { connections: number; warmupSec
   try {
     const requests = [{ method: 'GET' as const, path: '/bare' }];
     await runLoad({ url: server.url, connections: options.connections, duration: options.warmupSeconds, requests });
-    // Its CPU per answer is the card list's yardstick (DECISIONS §8).
+    // Its CPU per answer is the card list's yardstick (docs/rules.md#perf-same-run).
     return await runLoad({ url: server.url, connections: options.connections, duration: options.seconds, requests, serverPid: server.child.pid });
   } finally {
     await server.stop();

@@ -1,6 +1,6 @@
 // CPU time spent by PostgreSQL, the app server and this process (autocannon) during a measured
 // run, from /proc. On a shared two-core VM a rate moves with the host's load by up to 2x; the CPU
-// each answer costs moves much less, so the floors are ratios of CPU (DECISIONS §8).
+// each answer costs moves much less, so the floors are ratios of CPU (docs/rules.md#perf-same-run).
 import { PgCpuMeter } from './pg-cpu';
 import { readStat } from './pg-cpu';
 

@@ -1,10 +1,10 @@
 // Floods against honest traffic.
 //
-// Isolation (DECISIONS §8): a sign-in flood (autocannon at the bench's connection count, rate limits
+// Isolation (docs/rules.md#perf-isolation): a sign-in flood (autocannon at the bench's connection count, rate limits
 // off as in every scenario) while honest users list their cards and cash out at a steady rate; their
 // p99 must stay within twice what it was without the flood, measured just before.
 //
-// Attack (issue 19): a server with rate limits on and TRUST_PROXY=true, 16 connections from 16
+// Attack: a server with rate limits on and TRUST_PROXY=true, 16 connections from 16
 // addresses (X-Forwarded-For), half regenerating recovery codes on accounts of their own (each a
 // password check, and on the old code 10 argon2id hashes), half signing in with wrong passwords to
 // the honest users' e-mails. The honest users, each from an address of its own, keep listing cards,
@@ -84,7 +84,7 @@ async function unloadedThenLoaded(baseUrl: string, streams: HonestStream[], seco
   return { unloaded, loaded, flood: await flooding };
 }
 
-/** DECISIONS §8: a sign-in flood while card lists and cash-outs run. */
+/** docs/rules.md#perf-isolation: a sign-in flood while card lists and cash-outs run. */
 export async function measureIsolation(baseUrl: string, options: BenchOptions, prepared: Prepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
   const rates = { 'list cards': options.smoke ? 50 : 100, 'cash out': options.smoke ? 10 : 25 };
   const streams = [listStream(prepared.readUsers, rates['list cards']), cashoutStream(prepared.cashoutCards, rates['cash out'])];
@@ -97,7 +97,7 @@ export async function measureIsolation(baseUrl: string, options: BenchOptions, p
   };
   const seconds = options.isolationSeconds;
   const result = await unloadedThenLoaded(baseUrl, streams, seconds, () =>
-    // 503 (the argon2 pool's queue is full) is the server shedding the flood, as §6 asks.
+    // 503 (the argon2 pool's queue is full) is the server shedding the flood, as docs/rules.md#hashing-pool asks.
     runLoad({ url: baseUrl, connections: options.connections, duration: seconds + 2, requests: [signIn], serverPid, databases, expectedStatuses: [503] }),
   );
   return { ...result, rates, seconds };

@@ -1,4 +1,4 @@
-// PostgreSQL's CPU time over a measured window, from /proc (DECISIONS §8: the database's CPU per
+// PostgreSQL's CPU time over a measured window, from /proc (docs/rules.md#perf-same-run: the database's CPU per
 // answer against its CPU per pgbench transaction, taken in the same run).
 //
 // Two figures, because the machine is shared (other people's tests use the same PostgreSQL server,

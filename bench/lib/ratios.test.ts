@@ -4,7 +4,7 @@ import { againstBareRoute, inRequiredRows, inTpcbTransactions, isolationFactor, 
 
 const cpu = (postgresMs: number, serverMs: number): CpuMs => ({ postgresMs, postgresSystemMs: postgresMs / 10, postgresAllMs: postgresMs, serverMs, benchMs: 0.1 });
 
-describe('the ratios of DECISIONS §8', () => {
+describe('the ratios of docs/rules.md#perf-same-run', () => {
   it('PostgreSQL CPU per TPC-B transaction pools both pgbench runs by their transactions', () => {
     // 10,000 transactions at 0.4 ms and 30,000 at 0.36 ms: 14,800 ms over 40,000.
     expect(pgMsPerTransaction([{ transactions: 10_000, cpu: { postgresMs: 0.4 } }, { transactions: 30_000, cpu: { postgresMs: 0.36 } }])).toBeCloseTo(0.37);
@@ -13,7 +13,7 @@ describe('the ratios of DECISIONS §8', () => {
   });
 
   it('a completion or cash-out is weighed in TPC-B transactions of PostgreSQL CPU', () => {
-    // Issue 23's figures: a completion 1.61 + 1.08 ms against 0.38 ms is about 7.1; a cash-out 0.64 + 0.33 ms about 2.5.
+    // The figures: a completion 1.61 + 1.08 ms against 0.38 ms is about 7.1; a cash-out 0.64 + 0.33 ms about 2.5.
     expect(inTpcbTransactions(cpu(1.61, 1.08), 0.38)).toBeCloseTo(7.08, 2);
     expect(inTpcbTransactions(cpu(0.64, 0.33), 0.38)).toBeCloseTo(2.55, 2);
     expect(inTpcbTransactions(null, 0.38)).toBeNull();

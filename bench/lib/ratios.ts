@@ -1,4 +1,4 @@
-// The floors of DECISIONS §8 (issue 23): ratios of CPU taken in one run on one host, so that they
+// The floors of docs/rules.md#perf-same-run: ratios of CPU taken in one run on one host, so that they
 // hold on any host. Pure arithmetic over the run's figures; bench/lib/ratios.test.ts checks it.
 import type { CpuMs } from './cpu';
 
@@ -17,7 +17,7 @@ export const FLOORS = {
   p99MaxMs: 100,
   /** Under a flood, the other endpoints' p99 stays within this factor of their unloaded p99. */
   isolationMaxFactor: 2,
-  /** An honest sign-in's p99 during the recovery-code and wrong-password flood (issue 19), ms. */
+  /** An honest sign-in's p99 during the recovery-code and wrong-password flood, ms. */
   floodSignInMaxP99Ms: 1000,
 } as const;
 

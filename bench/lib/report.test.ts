@@ -44,7 +44,7 @@ function run(overrides: Partial<BenchResult>): BenchResult {
 
 const verdict = (result: BenchResult, text: string) => result.floors.find((f) => f.what.includes(text))?.met;
 
-describe('the floors of DECISIONS §8', () => {
+describe('the floors of docs/rules.md#perf-same-run', () => {
   const base = {
     pgbench: pgbench(0.38),
     pgbenchAfter: pgbench(0.38),

@@ -1,6 +1,6 @@
 // The report: machine, the yardsticks measured in the same run (pgbench's CPU per TPC-B transaction,
 // the bare route's CPU per answer, the host's argon2id rate), each scenario's CPU ratios, the floods,
-// and the floors of DECISIONS §8 (decision 060).
+// and the floors of docs/rules.md#perf-same-run (decision 060).
 import os from 'node:os';
 import type { Argon2Figures } from './argon2-rate';
 import type { PgbenchFigures } from './ceilings';
@@ -55,9 +55,9 @@ export type BenchResult = {
   rows: RequiredRowsFigures | null;
   rowsAfter: RequiredRowsFigures | null;
   scenarios: Partial<Record<ScenarioName, Figures>>;
-  /** DECISIONS §8: sign-in flood beside card lists and cash-outs. */
+  /** docs/rules.md#perf-isolation: sign-in flood beside card lists and cash-outs. */
   isolation: FloodResult | null;
-  /** Issue 19: recovery-code and wrong-password flood from 16 addresses, rate limits on. */
+  /** recovery-code and wrong-password flood from 16 addresses, rate limits on. */
   attack: FloodResult | null;
   ratios: Ratios;
   floors: Floor[];
@@ -220,7 +220,7 @@ export function formatReport(result: BenchResult): string {
   lines.push('');
   lines.push('### Scenarios');
   lines.push('');
-  lines.push('| scenario | answers/s | p50 ms | p99 ms | not 2xx | CPU ms per answer: PostgreSQL (server-wide; share in the kernel) / server / load | ratio (DECISIONS §8) |');
+  lines.push('| scenario | answers/s | p50 ms | p99 ms | not 2xx | CPU ms per answer: PostgreSQL (server-wide; share in the kernel) / server / load | ratio (docs/rules.md#perf-same-run) |');
   lines.push('|---|---:|---:|---:|---|---|---|');
   for (const [name, f] of Object.entries(result.scenarios) as Array<[ScenarioName, Figures]>) {
     const cpu = f.cpu ? `${n(f.cpu.postgresMs, 3)} (${n(f.cpu.postgresAllMs, 3)}; ${kernelShare(f.cpu)}) / ${n(f.cpu.serverMs, 3)} / ${n(f.cpu.benchMs, 3)}` : 'n/a';
@@ -237,7 +237,7 @@ export function formatReport(result: BenchResult): string {
   }
   lines.push('');
   if (result.isolation) lines.push(...floodSection('Isolation: a sign-in flood beside card lists and cash-outs', result.isolation));
-  if (result.attack) lines.push(...floodSection('Attack (issue 19): 16 addresses regenerating recovery codes and guessing passwords, rate limits on', result.attack));
+  if (result.attack) lines.push(...floodSection('Attack: 16 addresses regenerating recovery codes and guessing passwords, rate limits on', result.attack));
   lines.push('### Floors');
   lines.push('');
   for (const floor of result.floors) lines.push(`- ${floor.met ? 'met' : '**MISSED**'}: ${floor.scenario}: ${floor.what} (${floor.value})`);

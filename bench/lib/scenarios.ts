@@ -161,7 +161,7 @@ export async function measureScenario(
   switch (name) {
     case 'sign-in': {
       // More sign-ins at once than the argon2id pool admits are answered 503 with Retry-After
-      // (DECISIONS §6): shedding, not failure. The floor counts the sign-ins that succeeded.
+      // (docs/rules.md#rate-limits): shedding, not failure. The floor counts the sign-ins that succeeded.
       const shed = { expectedStatuses: [503], connections: options.signInConnections };
       await runLoad({ ...base, ...shed, duration: options.warmupSeconds, requests: [signInRequest(prepared.readUsers)] });
       await afterWarmup();

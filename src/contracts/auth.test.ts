@@ -7,7 +7,7 @@ function messages(result: { success: boolean; error?: { issues: Array<{ path: Pr
 
 const strong = 'Correct-Horse-9';
 
-describe('account form schemas say the spec’s words (spec §5)', () => {
+describe('account form schemas say the spec’s words (docs/rules.md#messages)', () => {
   it('register form: the terms box reads without "to continue"; the API with it', () => {
     const body = { email: 'a@example.com', password: strong, confirmPassword: strong, acceptTerms: false };
     expect(messages(registerForm.safeParse(body))).toEqual(['acceptTerms: You must accept the Terms of Service']);

@@ -1,5 +1,5 @@
-// Accounts API (issue 3): registration, sign-in, sessions, password reset, e-mail and password
-// change. The messages are the spec's (§5, §8) so the server's 400 answers and the web forms say
+// Accounts API: registration, sign-in, sessions, password reset, e-mail and password
+// change. The messages are the spec's rules (docs/rules.md#messages) so the server's 400 answers and the web forms say
 // the same thing: the server returns the first issue's message, a form shows each field's first.
 import { z } from 'zod';
 import { profile } from './me';
@@ -26,7 +26,7 @@ export const AUTH_MESSAGES = {
   sameEmail: 'That is already your email address.',
 } as const;
 
-/** Trimmed and lower-cased on the way in (issue 3: e-mails are stored that way). */
+/** Trimmed and lower-cased on the way in (e-mails are stored that way). */
 export const emailField = z
   .string({ error: EMAIL_MESSAGES.required })
   .superRefine((value, ctx) => {
@@ -37,7 +37,7 @@ export const emailField = z
 
 /**
  * A password the user is choosing (register, reset, change): the spec's register rule plus the
- * length cap and the common-password list (DECISIONS §6). Taken exactly as typed: no trimming.
+ * length cap and the common-password list (docs/rules.md#passwords). Taken exactly as typed: no trimming.
  */
 export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).superRefine((value, ctx) => {
   const problem = passwordProblem(value);
@@ -99,7 +99,7 @@ function registerSchema(termsMessage: string) {
 
 /** POST /api/auth/register. */
 export const registerRequest = registerSchema(TERMS_MESSAGES.api);
-/** The register form: the same rules, the form's wording for the terms box (spec §5). */
+/** The register form: the same rules, the form's wording for the terms box (docs/rules.md#registration). */
 export const registerForm = registerSchema(TERMS_MESSAGES.form);
 export type RegisterFormValues = z.input<typeof registerForm>;
 
@@ -134,7 +134,7 @@ export const changeEmailRequest = z.object({
 export type ChangeEmailRequest = z.input<typeof changeEmailRequest>;
 
 /**
- * Spec §5: a new password that fails the rule reads 'New password does not meet all
+ * docs/rules.md#passwords: a new password that fails the rule reads 'New password does not meet all
  * requirements' (the live checklist says which); a too common or too long one says so.
  */
 export const changedPasswordField = z.string({ error: AUTH_MESSAGES.newPasswordRequired }).superRefine((value, ctx) => {

@@ -1,5 +1,5 @@
-// Virtual cards API (issue 6). Money in cents. No answer here carries a full card number or a
-// CVV except `cardReveal`, the body of POST /api/cards/:id/reveal (DECISIONS §4, §6).
+// Virtual cards API. Money in cents. No answer here carries a full card number or a
+// CVV except `cardReveal`, the body of POST /api/cards/:id/reveal (docs/rules.md#card-reveal, docs/rules.md#never-logged).
 import { z } from 'zod';
 import { cents } from './common';
 import { cardType } from './combines';
@@ -104,7 +104,7 @@ export const cardTransaction = z.object({
 export type CardTransaction = z.infer<typeof cardTransaction>;
 
 /**
- * What `amountSpentCents` is made of (DECISIONS §4): every debit counts as spent, so
+ * What `amountSpentCents` is made of (docs/rules.md#card-figures): every debit counts as spent, so
  * purchases + cash-outs + use as a source = spent, and original = spent + remaining.
  */
 export const cardSpending = z.object({ purchasesCents: cents, cashoutsCents: cents, sourceUseCents: cents });

@@ -1,5 +1,5 @@
-// Cash-out API (issue 7): POST /api/cashouts (Idempotency-Key required) and GET /api/cashouts.
-// Money in cents. The messages are the spec's (§5) so the server's 400 and the form agree.
+// Cash-out API: POST /api/cashouts (Idempotency-Key required) and GET /api/cashouts.
+// Money in cents. The messages are the spec's rules (docs/rules.md#messages) so the server's 400 and the form agree.
 import { z } from 'zod';
 import { CASHOUT_MESSAGES } from '../core/cashout';
 import { CASHOUT_MIN_AMOUNT_CENTS } from '../core/fees';
@@ -9,7 +9,7 @@ import { payoutMethodId } from './me';
 
 export { CASHOUT_MESSAGES };
 
-/** Spec §8: what the screen says when a cash-out fails without a more precise message. */
+/** docs/rules.md#messages: what the screen says when a cash-out fails without a more precise message. */
 export const CASHOUT_FAILED_MESSAGE = 'Failed to process cashout';
 export const CASHOUT_SUCCESS_MESSAGE = 'Card cashed out successfully!';
 
@@ -17,7 +17,7 @@ export const createCashoutRequest = z.object({
   cardId: z.string({ error: CASHOUT_MESSAGES.selectCard }).uuid(CASHOUT_MESSAGES.selectCard),
   amountCents: z
     .number({ error: CASHOUT_MESSAGES.invalidAmount })
-    // A fraction of a cent is an amount with more than 2 decimals, as the form says (DECISIONS §1).
+    // A fraction of a cent is an amount with more than 2 decimals, as the form says (docs/rules.md#amount-input).
     .int(MESSAGES.tooManyDecimals)
     .positive(CASHOUT_MESSAGES.invalidAmount)
     .min(CASHOUT_MIN_AMOUNT_CENTS, CASHOUT_MESSAGES.belowMinimum)
@@ -26,7 +26,7 @@ export const createCashoutRequest = z.object({
 });
 export type CreateCashoutRequest = z.input<typeof createCashoutRequest>;
 
-// Spec §3 "Transaction (cashout)" and the demo cash-out result, camelCased.
+// docs/rules.md#cashout-checks "Transaction (cashout)" and the demo cash-out result, camelCased.
 export const cashout = z.object({
   id: z.string(),
   type: z.literal('cashout'),

@@ -1,4 +1,4 @@
-// Combine wizard API (issue 5). Money in cents. Card numbers and CVVs are accepted in the
+// Combine wizard API. Money in cents. Card numbers and CVVs are accepted in the
 // source and BNPL-card requests only, and never appear in a response.
 import { z } from 'zod';
 import { BNPL_PROVIDERS, type BnplProviderId, type CardProviderId } from '../core/fees';
@@ -118,7 +118,7 @@ export const combine = z.object({
   useBoost: z.boolean(),
   creationFeeSourceIdx: z.number().int(),
   cardType,
-  /** This combine claimed one of the launch-promo spots (spec §1 promo_applied). */
+  /** This combine claimed one of the launch-promo spots (docs/rules.md#demo-mode promo_applied). */
   promoApplied: z.boolean(),
   /** The launch promo halved this combine's product fee: the claiming combine and every one completed while the promo ran. */
   promoDiscount: z.boolean(),

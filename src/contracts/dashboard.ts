@@ -1,4 +1,4 @@
-// GET /api/dashboard (issue 6): everything the overview shows, in one answer computed by the
+// GET /api/dashboard: everything the overview shows, in one answer computed by the
 // server from the user's own rows. Money in cents.
 import { z } from 'zod';
 import { cents } from './common';
@@ -6,7 +6,7 @@ import { combineSummary } from './combines';
 import { planId } from './me';
 
 /**
- * The launch promo from this user's point of view (spec §2 /dashboard): `active` until
+ * The launch promo from this user's point of view (docs/rules.md#screens /dashboard): `active` until
  * `endsAt`; `eligible` while spots remain and the user never had it; `closed` when all spots
  * are claimed; `ended` when the user's own 12 months are over (a user holds it at most once).
  */

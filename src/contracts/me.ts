@@ -14,7 +14,7 @@ export const payoutMethodEntry = z.object({
   needsDetails: z.boolean(),
 });
 
-// Spec §3 user profile, camelCased, money in cents, dates as ISO strings.
+// docs/rules.md#registration user profile, camelCased, money in cents, dates as ISO strings.
 export const profile = z.object({
   id: z.string(),
   email: z.string(),

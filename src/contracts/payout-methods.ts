@@ -1,4 +1,4 @@
-// Payout methods API (issue 7, settings → Payout Methods). The toasts are the spec's (§8).
+// Payout methods API (settings → Payout Methods). The toasts are the spec's rules (docs/rules.md#messages).
 import { z } from 'zod';
 import { PAYOUT_METHOD_LABELS } from '../core/plans';
 import type { PayoutMethod } from '../core/plans';
@@ -27,11 +27,11 @@ export const payoutMethodRequest = z.object({
 export type PayoutMethodRequest = z.infer<typeof payoutMethodRequest>;
 
 /**
- * POST /api/payout-methods: the method and, from issue 22 on, where the money goes (an account
+ * POST /api/payout-methods: the method and where the money goes (an account
  * number, a PayPal e-mail or a $cashtag; checked by core/payout-details.ts, only a masked form kept).
  * ACH takes its bank's routing number too (decision 171): required with an ACH `detail`, refused
  * (400) with any other method. Without either, the method is saved with no destination, as for
- * API clients of before issue 22, and nothing can be paid to it until they are sent (decision 172:
+ * API clients older than payout details, and nothing can be paid to it until they are sent (decision 172:
  * sending them for a method saved without them enters them, 200).
  */
 export const addPayoutMethodRequest = payoutMethodRequest.extend({
@@ -66,7 +66,7 @@ export type SavedPayoutMethod = z.infer<typeof savedPayoutMethod>;
 export const payoutMethodsView = z.object({
   methods: z.array(savedPayoutMethod),
   preferredPayout: payoutMethodId.nullable(),
-  /** What the user's plan allows adding (DECISIONS §3). */
+  /** What the user's plan allows adding (docs/rules.md#plans). */
   allowedMethods: z.array(payoutMethodId),
   /** BNPL rebates still waiting for a payout method. */
   pendingRebates: z.object({ count: z.number().int(), amountCents: cents }),

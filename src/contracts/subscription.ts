@@ -1,6 +1,6 @@
-// Plans, upgrade and subscription API (issue 7): GET /api/plans, GET /api/subscription,
+// Plans, upgrade and subscription API: GET /api/plans, GET /api/subscription,
 // POST /api/subscription/upgrade, POST /api/subscription/cancel. The payment card of an upgrade
-// is validated here (spec §5) and never stored: only its brand and last 4 digits are kept.
+// is validated here (docs/rules.md#messages) and never stored: only its brand and last 4 digits are kept.
 import { z } from 'zod';
 import { cents } from './common';
 import { payoutMethodId, planId } from './me';
@@ -33,9 +33,9 @@ export const PAYMENT_CARD_MESSAGES = {
   zipRequired: 'ZIP code is required',
 } as const;
 
-/** Spec §5: the expiry-year select offers this year and the next 10. */
+/** docs/rules.md#source-validation: the expiry-year select offers this year and the next 10. */
 export const PAYMENT_CARD_YEARS_AHEAD = 10;
-/** Spec §5: the number field groups digits in fours and takes at most 19 characters. */
+/** docs/rules.md#messages: the number field groups digits in fours and takes at most 19 characters. */
 export const PAYMENT_CARD_NUMBER_MAX_CHARS = 19;
 
 export function paymentCardYears(now: Date): number[] {
@@ -45,7 +45,7 @@ export function paymentCardYears(now: Date): number[] {
 
 /**
  * Checks of a payment card that depend on the date or the mode (the shape is checked by the
- * schemas below). Demo mode requires only the first five fields (spec §5); live mode also wants
+ * schemas below). Demo mode requires only the first five fields (docs/rules.md#messages); live mode also wants
  * a number of at least 15 digits, a CVV of at least 3 and a ZIP code.
  */
 export function paymentCardProblems(
@@ -140,7 +140,7 @@ export const subscriptionView = z.object({
   billingCycle: billingCycle.nullable(),
   /** The plan's list price for the cycle (0 on Free). */
   priceCents: cents,
-  /** Consecutive paid months (DECISIONS §3); the discount of month n is 10% × (n − 1), at most 50%. */
+  /** Consecutive paid months (docs/rules.md#plans); the discount of month n is 10% × (n − 1), at most 50%. */
   loyaltyMonths: z.number().int(),
   /** The discount of the month being paid for now. */
   loyaltyDiscountPpm: z.number().int(),

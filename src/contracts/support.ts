@@ -1,4 +1,4 @@
-// The contact form of /support and /faq (spec §2, §5): name, e-mail and message, all required.
+// The contact form of /support and /faq (docs/rules.md#screens, docs/rules.md#honest-figures): name, e-mail and message, all required.
 // One schema for the browser's validation and the server's.
 import { z } from 'zod';
 import { emailProblem, EMAIL_MESSAGES, MAX_EMAIL_LENGTH } from '../core/passwords';

@@ -23,7 +23,7 @@ export const TWO_FACTOR_MESSAGES = {
 
 export const RECOVERY_CODE_COUNT = 10;
 /**
- * Recovery codes are 28 characters of the base32 alphabet (140 random bits, DECISIONS §6 asks for
+ * Recovery codes are 28 characters of the base32 alphabet (140 random bits, docs/rules.md#security asks for
  * at least 128), shown in groups of 4: ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345 (decision 081).
  */
 export const RECOVERY_CODE_LENGTH = 28;

@@ -6,7 +6,7 @@ import type { BufferMode } from './amount';
 const total = (baseInput: string, bufferInput: string, bufferMode: BufferMode = 'percent') =>
   computeCombineTotal({ baseInput, bufferInput, bufferMode });
 
-describe('amount step: DECISIONS §2 worked totals', () => {
+describe('amount step: docs/rules.md#fee-examples worked totals', () => {
   it('base $500.00 with a 10% buffer → buffer $50.00, total $550.00', () => {
     expect(total('500.00', '10')).toEqual({ ok: true, baseCents: 50_000, taxBufferCents: 5_000, totalCents: 55_000 });
   });

@@ -22,7 +22,7 @@ export type CombineTotalResult =
 const NUMERIC_CHARS = /^\d*\.?\d*$/;
 
 /**
- * Checks run in the spec's order: characters, then decimals (DECISIONS §1), then sign, then
+ * Checks run in the spec's order: characters, then decimals (docs/rules.md#amount-input), then sign, then
  * the card maximum. A percent buffer is read like an amount with 2 decimals, so "7.5" is
  * 750 hundredths of a percent = 75 000 ppm, and the buffer is rounded half up to the cent:
  * $333.33 at 7.5% = 2 499.975 cents → $25.00.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applyCombineCompletion, BOOST_EARNED_MESSAGE, BOOST_MESSAGES, BOOSTS, canUseBoost } from './boosts';
 
-describe('boost limits (DECISIONS §3)', () => {
+describe('boost limits (docs/rules.md#boosts)', () => {
   it('holds at most 3, uses at most 3 in a lifetime, earns one per 3 combines', () => {
     expect(BOOSTS).toEqual({ maxHeld: 3, maxLifetimeUsed: 3, combinesPerBoost: 3 });
   });

@@ -1,4 +1,4 @@
-// Fee boosts (DECISIONS §3): a boost waives the product fee for one combine. At most 3 are held
+// Fee boosts (docs/rules.md#boosts): a boost waives the product fee for one combine. At most 3 are held
 // at once and at most 3 are used in a lifetime; both limits apply.
 
 export const BOOSTS = {

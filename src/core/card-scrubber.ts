@@ -1,4 +1,4 @@
-// The one card-number scrubber (issue 19 item 7, DECISIONS §6): every free-text field that is
+// The one card-number scrubber (docs/rules.md#never-logged): every free-text field that is
 // stored or logged passes through it, so a card number a person pastes into a support message,
 // a name, a merchant or a draft never reaches the database, an e-mail or a log line.
 //

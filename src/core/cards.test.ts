@@ -89,12 +89,12 @@ describe('masking and normalising', () => {
     expect(groupCardNumber('4242424242424242')).toBe('4242 4242 4242 4242');
     expect(groupCardNumber('4242 42')).toBe('4242 42');
   });
-  it('keeps the decline test card of DECISIONS §4', () => {
+  it('keeps the decline test card of docs/rules.md#demo-declines', () => {
     expect(DECLINE_TEST_CARD).toBe('4000000000009995');
   });
 });
 
-describe('card validity (DECISIONS §4, spec §9)', () => {
+describe('card validity (docs/rules.md#cards, docs/rules.md#card-types)', () => {
   it('is 12 months general, 30 days single-use, and the printed MM/YY is the validity end', () => {
     expect(CARD_VALIDITY).toEqual({ generalMonths: 12, singleUseDays: 30 });
     const issued = new Date('2025-01-31T10:00:00Z');
@@ -113,7 +113,7 @@ const validCard: SourceFormInput = {
   cardNumber: '4242 4242 4242 4242', expiryMonth: '06', expiryYear: '2025', cvv: '123',
 };
 
-describe('add-source validation: spec §5 messages in order', () => {
+describe('add-source validation: docs/rules.md#source-validation messages in order', () => {
   it('has the exact texts', () => {
     expect(CARD_MESSAGES).toEqual({
       selectType: 'Please select a payment source type',
@@ -185,7 +185,7 @@ describe('add-source validation: spec §5 messages in order', () => {
   });
 });
 
-describe('BNPL card entry validation (spec §5)', () => {
+describe('BNPL card entry validation (docs/rules.md#bnpl-steps)', () => {
   const entry = { cardNumber: '4111 1111 1111 11', expiry: '07/27', cvv: '123' };
   it('accepts 14 digits once spaces are removed', () => {
     expect(validateBnplCardEntry(entry, now)).toEqual({

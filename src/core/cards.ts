@@ -1,13 +1,13 @@
 // Card numbers, brands, masking, expiry and the add-source / BNPL card-entry validation.
-// Demo mode accepts made-up source numbers (spec §1), so sources are checked for shape only,
-// never for Luhn; the virtual cards PayWeave issues are always Luhn-valid (DECISIONS §4).
+// Demo mode accepts made-up source numbers (docs/rules.md#source-validation), so sources are checked for shape only,
+// never for Luhn; the virtual cards PayWeave issues are always Luhn-valid (docs/rules.md#card-numbers).
 
 import { addDays, addMonths } from './dates';
 import { isProviderAllowed, isSourceType } from './fees';
 import type { BnplProviderId, CardProviderId, SourceType } from './fees';
 import { MESSAGES, parseMoneyInput } from './money';
 
-/** The public demo test number whose pre-authorisation always fails with insufficient_funds (DECISIONS §4); not a real card. */
+/** The public demo test number whose pre-authorisation always fails with insufficient_funds (docs/rules.md#demo-declines); not a real card. */
 export const DECLINE_TEST_CARD = '4000000000009995';
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover';
@@ -123,7 +123,7 @@ export function maskCardNumber(lastFour: string): string {
   return `•••• •••• •••• ${lastFour}`;
 }
 
-/** Current year and the next 9, for the expiry-year select (spec §5). */
+/** Current year and the next 9, for the expiry-year select (docs/rules.md#source-validation). */
 export function expiryYearOptions(now: Date): number[] {
   const year = now.getUTCFullYear();
   return Array.from({ length: 10 }, (_, i) => year + i);
@@ -135,7 +135,7 @@ export function isExpiryPast(expiryMonth: number, expiryYear: number, now: Date)
   return expiryYear * 12 + (expiryMonth - 1) < current;
 }
 
-/** When an issued virtual card stops being usable (DECISIONS §4). */
+/** When an issued virtual card stops being usable (docs/rules.md#cards). */
 export function cardExpiresAt(type: VirtualCardType, issuedAt: Date): Date {
   return type === 'general'
     ? addMonths(issuedAt, CARD_VALIDITY.generalMonths)
@@ -184,7 +184,7 @@ export type SourceFormResult =
   | { ok: false; message: string };
 
 /**
- * The add-source form (spec §5), checked in the spec's order so the toast names the first
+ * The add-source form (docs/rules.md#source-validation), checked in the spec's order so the toast names the first
  * problem. Stricter than the spec where a looser check would accept nonsense: the card number
  * must be 15-19 digits (not any 15 characters), the CVV 3-4 digits, and an expiry month that
  * has already ended is refused with the expiry message.
@@ -260,7 +260,7 @@ export type BnplCardEntryResult =
   | { ok: false; message: string };
 
 /**
- * The BNPL one-time card form (spec §5): number of 14-19 digits once spaces are removed,
+ * The BNPL one-time card form (docs/rules.md#bnpl-steps): number of 14-19 digits once spaces are removed,
  * expiry as MM/YY, CVV of 3-4 digits. An already-ended MM/YY is refused, since a one-time card
  * that has expired cannot be charged, and says so: telling the user to type MM/YY, which they
  * did, would leave them looking for a format mistake.

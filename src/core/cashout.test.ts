@@ -3,7 +3,7 @@ import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from './casho
 
 const valid = { plan: 'premium' as const, remainingCents: 12_345, method: 'paypal', amountInput: '100.00' };
 
-describe('cash-out form checks (spec §5)', () => {
+describe('cash-out form checks (docs/rules.md#cashout-checks)', () => {
   it('accepts a valid cash-out', () => {
     expect(validateCashout(valid)).toEqual({ ok: true, amountCents: 10_000, method: 'paypal' });
   });
@@ -29,7 +29,7 @@ describe('cash-out form checks (spec §5)', () => {
   });
 });
 
-describe('cash-out method choices (DECISIONS §3)', () => {
+describe('cash-out method choices (docs/rules.md#payout-methods-by-plan)', () => {
   it("lists saved methods the plan allows, or the plan's methods when none of those is saved", () => {
     expect(cashoutMethodChoices('free', [])).toEqual(['ach']);
     expect(cashoutMethodChoices('premium', [])).toEqual(['ach', 'paypal']);

@@ -1,4 +1,4 @@
-// The cash-out form's checks (spec §5) and the plan's payout rule (DECISIONS §3). The fee itself
+// The cash-out form's checks (docs/rules.md#cashout-checks) and the plan's payout rule (docs/rules.md#payout-methods-by-plan). The fee itself
 // is `cashoutFee` in fees.ts.
 
 import { CASHOUT_MIN_AMOUNT_CENTS } from './fees';
@@ -12,7 +12,7 @@ export const CASHOUT_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
   noBalance: 'This card has no remaining balance to cash out',
   noBalanceForSource: 'This card has no remaining balance to use as a source',
-  /** DECISIONS §2: the fee is never below $0.01, and a cash-out must pay something out (decision 101). */
+  /** docs/rules.md#cashout-fee: the fee is never below $0.01, and a cash-out must pay something out (decision 101). */
   belowMinimum: 'The smallest cash-out is $0.02: the fee is at least $0.01.',
 } as const;
 
@@ -25,7 +25,7 @@ export function payoutNotAllowedMessage(plan: PlanId, method: PayoutMethod): str
 }
 
 /**
- * Methods a cash-out screen lists (DECISIONS §3): the user's saved methods that the plan
+ * Methods a cash-out screen lists (docs/rules.md#payout-methods-by-plan): the user's saved methods that the plan
  * allows, or, with none of those, every method the plan allows. "None saved" is read as "none
  * usable saved": a user whose only saved method belongs to a higher plan is not left with an
  * empty list.

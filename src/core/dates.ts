@@ -54,7 +54,7 @@ export const BILLING_PERIOD_DAYS: Readonly<Record<BillingCycle, number>> = {
   yearly: 365,
 };
 
-/** The upgrade success modal's next billing date: 30 or 365 days ahead (spec §9). */
+/** The upgrade success modal's next billing date: 30 or 365 days ahead (docs/rules.md#upgrades). */
 export function nextBillingDate(now: Date, cycle: BillingCycle): Date {
   return addDays(now, BILLING_PERIOD_DAYS[cycle]);
 }

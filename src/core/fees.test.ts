@@ -30,7 +30,7 @@ const FREE = 10_000;
 const PREMIUM = 5_000;
 const PREMIUM_PROMO = 2_500;
 
-describe('fee constants (DECISIONS §2)', () => {
+describe('fee constants (docs/rules.md#fee-examples)', () => {
   it('has the processor, creation and BNPL figures', () => {
     expect(PROCESSOR_FEE_PPM).toBe(29_000);
     expect(PROCESSOR_FIXED_FEE_CENTS).toBe(30);
@@ -48,7 +48,7 @@ describe('fee constants (DECISIONS §2)', () => {
     expect(BNPL_DEFAULT_FEE_PPM).toBe(40_000);
     expect(Object.values(BNPL_PROVIDERS).map((p) => p.label)).toEqual(['Affirm', 'Klarna', 'Zip', 'Afterpay']);
   });
-  it('lists source types and providers per type as in spec §3', () => {
+  it('lists source types and providers per type as in docs/rules.md#sources', () => {
     expect(SOURCE_TYPE_LABELS).toEqual({ credit: 'Credit', debit: 'Debit', prepaid: 'Prepaid', bnpl: 'BNPL' });
     const labels = (t: keyof typeof PROVIDERS_BY_SOURCE_TYPE) =>
       PROVIDERS_BY_SOURCE_TYPE[t].map((p) => PROVIDER_LABELS[p]);
@@ -77,7 +77,7 @@ describe('productFeePpm: plan rate, halved by promo, zero with a boost', () => {
   });
 });
 
-describe('DECISIONS §2 worked examples, to the cent', () => {
+describe('docs/rules.md#fee-examples worked examples, to the cent', () => {
   it('card source charged $300.00: processor $9.00, product $3.00, net $288.00', () => {
     expect(cardSourceFees(30_000, FREE)).toEqual({
       chargeCents: 30_000, processorFeeCents: 900, productFeeCents: 300, netCents: 28_800,
@@ -149,7 +149,7 @@ describe('cashoutFee follows the plan rate', () => {
       },
     ));
   });
-  it('never charges less than $0.01 on a cash-out (DECISIONS §2), so no small piece goes free', () => {
+  it('never charges less than $0.01 on a cash-out (docs/rules.md#cashout-fee), so no small piece goes free', () => {
     // 0.125% of $3.99 rounds to 0 cents: the minimum fee is what charges it.
     expect(cashoutFee({ amountCents: 399, plan: 'premium+', promoActive: true })).toEqual({ ratePpm: 1_250, feeCents: 1, netCents: 398 });
     expect(cashoutFee({ amountCents: 2, plan: 'free', promoActive: false })).toEqual({ ratePpm: 10_000, feeCents: 1, netCents: 1 });

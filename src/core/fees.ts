@@ -1,4 +1,4 @@
-// The fee model of DECISIONS §2. The spec's float formulas ((N + 0.30) / 0.961 and so on) are
+// The fee model of docs/rules.md#fee-examples. The spec's float formulas ((N + 0.30) / 0.961 and so on) are
 // only estimates of these integer rules and are deliberately not reproduced.
 
 import { applyPpm, assertNonNegativeCents, assertPpm, PPM_PER_UNIT } from './money';
@@ -47,7 +47,7 @@ export const PROVIDER_LABELS: Readonly<Record<ProviderId, string>> = {
   afterpay: 'Afterpay',
 };
 
-/** Providers the add-source form offers for each type (spec §3). */
+/** Providers the add-source form offers for each type (docs/rules.md#sources). */
 export const PROVIDERS_BY_SOURCE_TYPE: Readonly<Record<SourceType, readonly ProviderId[]>> = {
   credit: ['visa', 'mastercard', 'amex', 'discover'],
   debit: ['visa', 'mastercard', 'amex', 'discover'],
@@ -65,7 +65,7 @@ export function isProviderAllowed(type: SourceType, provider: string): provider 
 
 /**
  * Fee kind of a source entered in the form. Prepaid cards, PayWeave Prepaid included, are
- * card sources (DECISIONS §2 lists Prepaid with Credit and Debit); 'internal' is reserved for
+ * card sources (docs/rules.md#fee-examples lists Prepaid with Credit and Debit); 'internal' is reserved for
  * an existing PayWeave virtual card reused as a source, which the server identifies itself.
  */
 export function sourceKindFor(type: SourceType): Exclude<SourceKind, 'internal'> {
@@ -168,13 +168,13 @@ export const FEE_MESSAGES = {
   sourceTooSmall: 'This amount is too small to cover the fees. Please enter a larger amount.',
 } as const;
 
-/** DECISIONS §2: a source whose net would be <= 0 is rejected. */
+/** docs/rules.md#card-source-fees: a source whose net would be <= 0 is rejected. */
 export function isSourceNetPositive(chargeCents: number, productFeeRatePpm: number, kind: SourceKind): boolean {
   return sourceNetCents(chargeCents, productFeeRatePpm, kind) > 0;
 }
 
 /**
- * The smallest charge C whose net is at least `netCents` (DECISIONS §2); 0 when nothing is
+ * The smallest charge C whose net is at least `netCents` (docs/rules.md#suggested-charge); 0 when nothing is
  * needed, so it can be called with a quote's remainingToFundCents as is.
  *
  * net(C) = C - fixed - Σ round_half_up(C·pᵢ/1e6) is not monotone (two rounded fees can step up
@@ -209,11 +209,11 @@ export interface CashoutFee {
   netCents: number;
 }
 
-/** The smallest cash-out fee (DECISIONS §2): splitting a cash-out into pieces saves nothing. */
+/** The smallest cash-out fee (docs/rules.md#cashout-fee): splitting a cash-out into pieces saves nothing. */
 export const CASHOUT_MIN_FEE_CENTS = 1;
 
 /**
- * Plan cash-out rate, halved while the promo is active (DECISIONS §2), never below $0.01 for a
+ * Plan cash-out rate, halved while the promo is active (docs/rules.md#cashout-fee), never below $0.01 for a
  * non-zero amount; net = amount - fee. A cash-out must leave a net above zero, so the smallest one
  * is $0.02 (`CASHOUT_MIN_AMOUNT_CENTS`, decision 101).
  */

@@ -32,7 +32,7 @@ describe('checkMonthlyLimit: Free 3, Premium 10, Premium+ unlimited', () => {
   });
 });
 
-describe('combines left this month (issue 22)', () => {
+describe('combines left this month', () => {
   it('reads "n of m combines left this month", and nothing on an unlimited plan', () => {
     expect(combinesLeftText({ limit: 3, remaining: 2 })).toBe('2 of 3 combines left this month');
     expect(combinesLeftText({ limit: 3, remaining: 0 })).toBe('0 of 3 combines left this month');

@@ -1,4 +1,4 @@
-// Monthly combine limits (DECISIONS §3): completed combines per calendar month in UTC.
+// Monthly combine limits (docs/rules.md#combine-limit): completed combines per calendar month in UTC.
 
 import { PLANS } from './plans';
 import type { PlanId } from './plans';

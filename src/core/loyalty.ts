@@ -1,4 +1,4 @@
-// Loyalty discount on the current plan's price (DECISIONS §3): nothing in the first subscribed
+// Loyalty discount on the current plan's price (docs/rules.md#loyalty): nothing in the first subscribed
 // month, then 10% more per consecutive month, capped at 50% from month 6. Cancelling resets the
 // month count, which is the caller's business; this module only maps a count to a discount.
 
@@ -28,7 +28,7 @@ export function discountedPriceCents(priceCents: number, loyaltyMonths: number):
 
 /**
  * What a payment for `plan` costs a subscriber now on `currentPlan`, paying for loyalty month
- * `loyaltyMonth`. The discount is on the current plan's price only (spec §9, DECISIONS §3;
+ * `loyaltyMonth`. The discount is on the current plan's price only (docs/rules.md#loyalty, docs/rules.md#loyalty;
  * decision 159): a renewal of the current plan gets it, a payment for another plan (an upgrade)
  * pays that plan's list price, and its month still counts towards the next discounts.
  */

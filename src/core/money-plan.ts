@@ -1,4 +1,4 @@
-// What a money plan is made of (DECISIONS §7: deciding is separate from doing). The planners
+// What a money plan is made of (docs/rules.md#deciding-vs-doing: deciding is separate from doing). The planners
 // (plan-cashout.ts, plan-purchase.ts, plan-completion.ts) take the facts the server loaded and
 // return either a refusal, with the spec's message, or a plan: the card debits, the journal lines,
 // the records and the outside effects the server then carries out (one transaction, then the

@@ -134,7 +134,7 @@ describe('parseMoneyInput: digits with an optional decimal point, at most 2 deci
 });
 
 describe('money constants', () => {
-  it('has the DECISIONS §1 messages and maximum', () => {
+  it('has the docs/rules.md#max-card-amount messages and maximum', () => {
     expect(MAX_CARD_AMOUNT_CENTS).toBe(5_000_000);
     expect(MESSAGES.tooManyDecimals).toBe('Amounts can have at most 2 decimal places.');
     expect(MESSAGES.maxCardAmount).toBe('The maximum card amount is $50,000.00.');

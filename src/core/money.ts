@@ -1,10 +1,10 @@
 // Money is always an integer number of US cents and rates are integer parts per million
-// (DECISIONS §1). Everything that multiplies or divides goes through BigInt so that no
+// (docs/rules.md#money-cents). Everything that multiplies or divides goes through BigInt so that no
 // float ever rounds an amount, and a single rounding rule (half up) is used everywhere.
 
 export const PPM_PER_UNIT = 1_000_000;
 
-/** Largest amount a single virtual card may hold: $50,000.00 (DECISIONS §1). */
+/** Largest amount a single virtual card may hold: $50,000.00 (docs/rules.md#max-card-amount). */
 export const MAX_CARD_AMOUNT_CENTS = 5_000_000;
 
 export const MESSAGES = {
@@ -56,7 +56,7 @@ export function divRoundHalfUp(numerator: number, denominator: number): number {
   return toSafeNumber((2n * n + d) / (2n * d), 'quotient');
 }
 
-/** The one rounding rule of DECISIONS §1: round_half_up(amountCents * ratePpm / 1e6). */
+/** The one rounding rule of docs/rules.md#rounding: round_half_up(amountCents * ratePpm / 1e6). */
 export function applyPpm(amountCents: number, ratePpm: number): number {
   assertNonNegativeCents(amountCents, 'amountCents');
   assertPpm(ratePpm, 'ratePpm');
@@ -109,7 +109,7 @@ const MAX_WHOLE_DIGITS = 14;
 /**
  * Parses what a user typed into a money field into cents. Leading/trailing spaces are
  * ignored; "12", "12.", ".5" and "12.50" are accepted; "1.234" is too many decimals
- * (DECISIONS §1), even when the extra digits are zeros, because the user typed them.
+ * (docs/rules.md#money-cents), even when the extra digits are zeros, because the user typed them.
  * 'too_large' means the amount is not representable; callers report it with the
  * maximum-amount message.
  */

@@ -11,7 +11,7 @@ import {
   passwordProblem,
 } from './passwords';
 
-describe('password rule messages (spec §5)', () => {
+describe('password rule messages (docs/rules.md#passwords)', () => {
   it('reports a missing password', () => {
     expect(passwordProblem('')).toBe('Password is required');
   });
@@ -83,7 +83,7 @@ describe('live checklist', () => {
   });
 });
 
-describe('e-mail rules (spec §5)', () => {
+describe('e-mail rules (docs/rules.md#registration)', () => {
   it('has the exact texts', () => {
     expect(EMAIL_MESSAGES).toEqual({ required: 'Email is required', invalid: 'Invalid email address' });
   });

@@ -1,5 +1,5 @@
 // Password and e-mail rules shared by the register, reset and change-password forms and the
-// server (spec §5, DECISIONS §6).
+// server (docs/rules.md#messages, docs/rules.md#security).
 
 export const MIN_PASSWORD_LENGTH = 8;
 /** Long enough for any passphrase or manager-generated password (ASVS asks for at least 64). */

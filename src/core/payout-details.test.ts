@@ -4,7 +4,7 @@ import { PAYOUT_DETAIL_MESSAGES, ROUTING_NUMBER_MESSAGES, payoutDetail, routingN
 
 const ROUTING = '011000015';
 
-describe('payout method details (issue 22: asked on first use)', () => {
+describe('payout method details (asked on first use)', () => {
   it('ACH: the routing number and the account; only the last 4 digits are kept, the provider is given both in full once', () => {
     expect(payoutDetail('ach', { routingNumber: ROUTING, detail: '0001 2345 6789' })).toEqual({
       ok: true,

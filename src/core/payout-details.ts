@@ -1,4 +1,4 @@
-// What a payout method needs to know where the money goes (issue 22): an ACH bank account (its
+// What a payout method needs to know where the money goes: an ACH bank account (its
 // bank's routing number and the account number, decision 171), a PayPal e-mail, a Cash App
 // $cashtag. Asked the first time a method is used; only what a user needs to recognise it is kept
 // (an account number keeps its last 4 digits). The whole of it goes once to the payout provider,

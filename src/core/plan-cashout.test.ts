@@ -17,7 +17,7 @@ const facts = (over: Partial<CashoutFacts> = {}, request: Partial<CashoutFacts['
   ...over,
 });
 
-describe('planCashout: the DECISIONS §2 worked example', () => {
+describe('planCashout: the docs/rules.md#fee-examples worked example', () => {
   it('$123.45 on Free: fee $1.23, net $122.22; the journal takes it off the card and pays the net and the fee', () => {
     const plan = planCashout(facts());
     if (!plan.ok) throw new Error(plan.message);

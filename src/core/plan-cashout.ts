@@ -1,4 +1,4 @@
-// The cash-out decided (DECISIONS §2, §3, §7): which payout method may be used, whether the card
+// The cash-out decided (docs/rules.md#cashout-fee, docs/rules.md#payout-methods-by-plan, docs/rules.md#outside-effects): which payout method may be used, whether the card
 // can pay, the fee, the balanced journal, the record the user sees and the payout to send once it
 // commits, with where it goes: only to a destination the payout provider registered (decision
 // 172). The server carries the plan out (features/cashouts).
@@ -82,7 +82,7 @@ export function destinationOf(saved: SavedDestinations, method: PayoutMethod): s
 }
 
 /**
- * Where a cash-out to `method` is paid, or why it cannot be: DECISIONS §3, the plan's methods and
+ * Where a cash-out to `method` is paid, or why it cannot be: docs/rules.md#payout-methods-by-plan, the plan's methods and
  * among them the user's saved ones when there are any; then decision 172, only to a destination
  * the payout provider registered (a method never saved, or saved without details, has none).
  */

@@ -51,7 +51,7 @@ function mustPlan(result: ReturnType<typeof planCompletion>): CompletionPlan {
   return result;
 }
 
-describe('planCompletion: the DECISIONS §2 worked examples, inside a completion', () => {
+describe('planCompletion: the docs/rules.md#fee-examples worked examples, inside a completion', () => {
   it('a card source charged $300.00: processor $9.00, product $3.00, net $288.00; the card holds it less the creation fee', () => {
     const plan = mustPlan(planCompletion(facts(28_800, [cardSource(30_000)])));
     expect(plan.quote.sources[0]).toMatchObject({ processorFeeCents: 900, productFeeCents: 300, netCents: 28_800 });
@@ -113,7 +113,7 @@ describe('planCompletion refuses, charging nothing', () => {
   it('sources whose nets no longer cover the total: underfunded', () => {
     expect(planCompletion(facts(30_000, [cardSource(30_000)]))).toMatchObject({ code: 'underfunded', message: 'The payment sources after fees only add up to $288.00 (needed: $300.00). Please add more.' });
   });
-  it('a card used as a source that is frozen, expired by date or by status, emptied, or gone (DECISIONS §4)', () => {
+  it('a card used as a source that is frozen, expired by date or by status, emptied, or gone (docs/rules.md#card-expiry)', () => {
     const refusalFor = (card: CardFacts | null) => {
       const cardId = card?.id ?? 'gone';
       return planCompletion(facts(9_000, [internalSource(5_000, cardId), cardSource(5_000)], { sourceCards: card ? [card] : [] }));
@@ -135,7 +135,7 @@ describe('planCompletion refuses, charging nothing', () => {
   });
 });
 
-describe('notADraftRefusal: a combine processing, completed or failed is not re-quoted (DECISIONS §4)', () => {
+describe('notADraftRefusal: a combine processing, completed or failed is not re-quoted (docs/rules.md#review)', () => {
   it('refuses those and allows a draft', () => {
     expect(notADraftRefusal('in_progress', 'quote')).toBeNull();
     expect(notADraftRefusal('incomplete', 'quote')).toBeNull();
@@ -143,7 +143,7 @@ describe('notADraftRefusal: a combine processing, completed or failed is not re-
   });
 });
 
-// DECISIONS §2's model, written again independently: round half up in integer math.
+// docs/rules.md#fee-examples's model, written again independently: round half up in integer math.
 const roundHalfUp = (cents: number, ppm: number) => Number((BigInt(cents) * BigInt(ppm) * 2n + 1_000_000n) / 2_000_000n);
 const PLAN_RATE: Record<PlanId, number> = { free: 10_000, premium: 5_000, 'premium+': 0 };
 const BNPL_RATE: Record<string, number> = { affirm: 40_000, klarna: 35_000, zip: 30_000, afterpay: 45_000 };
@@ -162,7 +162,7 @@ const sourceArb = fc.oneof(
 );
 
 describe('planCompletion, for any combine (fast-check)', () => {
-  it('every plan balances, debits no card below zero, charges each source by the DECISIONS §2 model, and captures what it charges outside', () => {
+  it('every plan balances, debits no card below zero, charges each source by the docs/rules.md#fee-examples model, and captures what it charges outside', () => {
     let planned = 0;
     let refused = 0;
     fc.assert(

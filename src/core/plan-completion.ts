@@ -1,4 +1,4 @@
-// "Create Virtual Card" decided (DECISIONS §2-§4, §7): from the facts the server loaded inside its
+// "Create Virtual Card" decided (docs/rules.md#fee-examples, docs/rules.md#plans, docs/rules.md#cards, docs/rules.md#outside-effects): from the facts the server loaded inside its
 // transaction (the combine and its sources, the cards used as sources, the user's plan, boosts and
 // promo, this month's completed combines, the promo spots left, the figures the user reviewed),
 // either a refusal with the message to show, or the plan the server writes: the debits of the cards
@@ -25,7 +25,7 @@ export const NOT_COMPLETABLE_MESSAGE = 'This combine can no longer be completed.
 const DRAFT_STATUSES: readonly string[] = ['in_progress', 'incomplete'];
 
 /**
- * DECISIONS §4: a combine that is processing, completed or failed is never re-quoted or edited.
+ * docs/rules.md#review: a combine that is processing, completed or failed is never re-quoted or edited.
  * Null for a draft (in progress or saved for later).
  */
 export function notADraftRefusal(status: string, action: 'quote' | 'complete'): Refusal | null {
@@ -39,7 +39,7 @@ export function notADraftRefusal(status: string, action: 'quote' | 'complete'): 
 }
 
 /**
- * DECISIONS §4: a card used as a source must be active, unfrozen and unexpired, and hold what it
+ * docs/rules.md#card-expiry: a card used as a source must be active, unfrozen and unexpired, and hold what it
  * is charged, when it is added and again at the moment of completion. `label` names the card in
  * the message ("This card" in the add form, "The card •••• 1234 used as a source" at completion).
  */
@@ -84,7 +84,7 @@ export type CompletionFacts = {
   choices: { useBoost: boolean; creationFeeSourceIdx: number; cardType: VirtualCardType };
   /** The figures the user reviewed: any difference charges nothing (409 quote_changed). */
   expected: { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
-  /** The card the processor issued before the transaction (DECISIONS §7). */
+  /** The card the processor issued before the transaction (docs/rules.md#outside-effects). */
   newCard: { id: string; last4: string };
 };
 
@@ -168,7 +168,7 @@ export function planCompletion(facts: CompletionFacts): CompletionPlan | Refusal
   const funding = fundingCheck(quote);
   if (!funding.ok) return refuse(409, 'underfunded', funding.message);
 
-  // The cards used as sources, as they are now (DECISIONS §4), each charged once for all its lines.
+  // The cards used as sources, as they are now (docs/rules.md#cards), each charged once for all its lines.
   const chargedByCard = new Map<string, number>();
   for (const [index, source] of sources.entries()) {
     if (source.type !== 'internal') continue;

@@ -13,7 +13,7 @@ export const PLAN_PRICES: Readonly<Record<PricedPlanId, { monthlyCents: number; 
 /**
  * The saving the product shows, in whole percent of twelve monthly payments: rounded down, so
  * "Save 16%" is never more than the prices give (the spec's "about 15%" and the earlier rounded
- * "17%" were both off). One rule for the landing page, /upgrade and Settings (issue 22).
+ * "17%" were both off). One rule for the landing page, /upgrade and Settings.
  */
 export function yearlySavingPercent(plan: PricedPlanId): number {
   const { monthlyCents, yearlyCents } = PLAN_PRICES[plan];

@@ -1,4 +1,4 @@
-// A demo purchase decided (spec §2, DECISIONS §4): approved, with the debit and its journal, or
+// A demo purchase decided (docs/rules.md#screens, docs/rules.md#cards): approved, with the debit and its journal, or
 // declined with the reason the merchant is told. A single-use card closes when a purchase empties it.
 import { assertJournalBalanced, isCardValidAt, type CardDebit, type CardFacts, type JournalLine } from './money-plan';
 

@@ -14,7 +14,7 @@ import {
 } from './plans';
 import type { PayoutMethod, PlanId } from './plans';
 
-describe('plan table (spec §9, DECISIONS §2-§3)', () => {
+describe('plan table (docs/rules.md#plans, docs/rules.md#fee-examples, docs/rules.md#plans)', () => {
   it('has the labels and names', () => {
     expect(PLAN_IDS.map((p) => PLANS[p].label)).toEqual(['Free Plan', 'Premium Plan', 'Premium+ Plan']);
     expect(PLAN_IDS.map((p) => PLANS[p].name)).toEqual(['Free', 'Premium', 'Premium+']);
@@ -40,7 +40,7 @@ describe('plan table (spec §9, DECISIONS §2-§3)', () => {
   });
 });
 
-describe('payout methods per plan (DECISIONS §3)', () => {
+describe('payout methods per plan (docs/rules.md#payout-methods-by-plan)', () => {
   it('labels the methods', () => {
     expect(PAYOUT_METHOD_LABELS).toEqual({ ach: 'ACH', paypal: 'PayPal', cashapp: 'Cash App' });
   });
@@ -58,7 +58,7 @@ describe('payout methods per plan (DECISIONS §3)', () => {
   });
 });
 
-describe('upgrades go up only (spec §4 Subscription)', () => {
+describe('upgrades go up only (docs/rules.md#upgrades Subscription)', () => {
   it.each<[PlanId, PlanId, boolean]>([
     ['free', 'premium', true], ['free', 'premium+', true], ['premium', 'premium+', true],
     ['free', 'free', false], ['premium', 'premium', false], ['premium+', 'premium+', false],

@@ -127,7 +127,7 @@ export function yearlySavingPpm(plan: PlanId): number {
   return divRoundHalfUp((twelveMonths - priceYearlyCents) * 1_000_000, twelveMonths);
 }
 
-/** Only moves to a higher tier are sold; downgrades happen by cancelling (DECISIONS §3). */
+/** Only moves to a higher tier are sold; downgrades happen by cancelling (docs/rules.md#cancel-subscription). */
 export function canUpgrade(from: PlanId, to: PlanId): boolean {
   return PLAN_IDS.indexOf(to) > PLAN_IDS.indexOf(from);
 }

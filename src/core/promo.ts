@@ -1,4 +1,4 @@
-// The launch promo (DECISIONS §3): the first 100 users whose completed card total is at least
+// The launch promo (docs/rules.md#launch-promo): the first 100 users whose completed card total is at least
 // $1,000.00 get the product fee (and the cash-out fee) halved for 12 months from the claim.
 
 import { addMonths, daysUntil } from './dates';

@@ -14,7 +14,7 @@ const base: Omit<QuoteInput, 'sources' | 'totalCents' | 'taxBufferCents'> = {
   creationFeeSourceIndex: -1,
 };
 
-describe('quoteCombine reproduces the DECISIONS §2 sources', () => {
+describe('quoteCombine reproduces the docs/rules.md#fee-examples sources', () => {
   it('card $300.00 + Klarna $150.00 on Free: per-source fees and totals to the cent', () => {
     const q = quoteCombine({
       ...base,

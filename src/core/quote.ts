@@ -49,7 +49,7 @@ export interface SourceQuote {
   chargedCents: number;
   /** BNPL only: the amount the one-time card must cover (= chargedCents); null otherwise. */
   oneTimeCardChargeCents: number | null;
-  /** DECISIONS §2: a source whose net is <= 0 is rejected. */
+  /** docs/rules.md#card-source-fees: a source whose net is <= 0 is rejected. */
   netIsPositive: boolean;
 }
 
@@ -225,7 +225,7 @@ export type FundingCheck =
   | { ok: false; message: string };
 
 /**
- * Step 2's Continue gate (spec §4, DECISIONS §2): at least one source, every source adds money,
+ * Step 2's Continue gate (docs/rules.md#funding, docs/rules.md#funding): at least one source, every source adds money,
  * nets cover the whole total (no 1-cent tolerance: DECISIONS requires sum of nets >= total),
  * and the card stays within the maximum. Overfunding by more than a cent earns an info toast.
  */

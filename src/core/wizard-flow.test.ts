@@ -11,7 +11,7 @@ import {
 } from './wizard-flow';
 import type { DraftFacts, QuoteFigures, WizardUiState } from './wizard-flow';
 
-// The wizard's browser state, tested without React (issue 22: the reducer moved here from the
+// The wizard's browser state, tested without React (the reducer moved here from the
 // web hook). The draft fixtures carry only what the wizard reads of the server's combine.
 
 type Source = DraftFacts['sources'][number] & { position: number; last4: string; brand: string; provider: string };
@@ -44,7 +44,7 @@ function combine(overrides: Partial<DraftFacts> = {}): DraftFacts {
 
 const FUNDED = [source(), source({ id: 'src-2', position: 1, last4: '4444', brand: 'mastercard', chargeCents: 27_295, netCents: 26_200 })];
 
-describe('the amount step (spec §4: Continue only after Calculate; editing resets it)', () => {
+describe('the amount step (docs/rules.md#funding: Continue only after Calculate; editing resets it)', () => {
   it('starts with the recommended 10% buffer and nothing calculated', () => {
     const state = initialWizardState();
     expect(state.amount).toEqual({ baseInput: '', bufferInput: '10', bufferMode: 'percent' });
@@ -78,7 +78,7 @@ describe('the amount step (spec §4: Continue only after Calculate; editing rese
   });
 });
 
-describe('resuming a saved draft (spec §2: the saved step, default 1)', () => {
+describe('resuming a saved draft (docs/rules.md#wizard-steps: the saved step, default 1)', () => {
   it('restores the amount inputs, the calculation, the choices and the saved step', () => {
     const draft = combine({
       currentStep: 5,

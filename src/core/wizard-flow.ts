@@ -1,4 +1,4 @@
-// The create-card wizard's browser state as a pure reducer (issue 22): the step, the amount inputs
+// The create-card wizard's browser state as a pure reducer: the step, the amount inputs
 // and whether they were calculated, the review choices, the Create attempt and its result. No
 // React and no I/O, so every branch is testable on its own (wizard-flow.test.ts); the hook in
 // src/web/features/wizard/use-wizard.ts pairs it with the server's draft and the API calls.
@@ -48,7 +48,7 @@ export interface WizardUiState<TResult = unknown, TQuote extends QuoteFigures = 
   /** The server draft; null until step 1's Continue created it. */
   combineId: string | null;
   amount: AmountInputs;
-  /** Set by Calculate; any edit of the inputs clears it, which disables Continue (spec §4). */
+  /** Set by Calculate; any edit of the inputs clears it, which disables Continue (docs/rules.md#funding). */
   totals: AmountTotals | null;
   amountError: string | null;
   choices: ReviewChoices;
@@ -114,7 +114,7 @@ export function wizardReducer<TResult, TQuote extends QuoteFigures>(
 ): WizardUiState<TResult, TQuote> {
   switch (action.type) {
     case 'amount_edited':
-      // Spec §4: editing any input resets the calculation, so Continue waits for Calculate again.
+      // docs/rules.md#funding: editing any input resets the calculation, so Continue waits for Calculate again.
       return { ...state, amount: { ...state.amount, [action.field]: action.value }, totals: null, amountError: null };
     case 'buffer_mode_changed':
       if (action.mode === state.amount.bufferMode) return state;

@@ -15,7 +15,7 @@ const at = (step: WizardStep, over: Partial<WizardState> = {}): WizardState => (
   ...over,
 });
 
-describe('wizard steps (spec §2)', () => {
+describe('wizard steps (docs/rules.md#wizard-steps)', () => {
   it('has seven steps with the spec titles', () => {
     expect(WIZARD_STEPS.map((s) => s.title)).toEqual([
       'Amount', 'Sources', 'BNPL Setup', 'BNPL Checkout', 'Review', 'Processing', 'Card Created Successfully',
@@ -26,7 +26,7 @@ describe('wizard steps (spec §2)', () => {
   });
 });
 
-describe('wizard forward (spec §4)', () => {
+describe('wizard forward (docs/rules.md#wizard-steps)', () => {
   it('goes 1 → 2', () => {
     expect(nextStep(at(1)).step).toBe(2);
   });
@@ -87,7 +87,7 @@ describe('wizard forward (spec §4)', () => {
   });
 });
 
-describe('wizard back (spec §4, reconciled in wizard.ts)', () => {
+describe('wizard back (docs/rules.md#wizard-back, reconciled in wizard.ts)', () => {
   it('goes 3 → 2', () => {
     expect(previousStep(at(3, { hasBnpl: true })).step).toBe(2);
   });

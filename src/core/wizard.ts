@@ -1,4 +1,4 @@
-// The create-card wizard's step machine (spec §2 "/create-card" and §4 "Wizard forward/back").
+// The create-card wizard's step machine (docs/rules.md#wizard-steps, docs/rules.md#wizard-back).
 //
 // Steps: 1 Amount, 2 Sources, 3 BNPL setup, 4 BNPL checkout or Review, 5 Review, 6 Processing,
 // 7 Success; the progress bar covers 1-6.
@@ -13,7 +13,7 @@
 //   without BNPL the flow is 1 → 2 → 5 → 6 → 7; with BNPL 1 → 2 → 3 → 4 → 5 → 6 → 7; a BNPL combine
 //   whose setup and checkout are already done goes from 2 (or 3) straight to 5. The spec's
 //   literal reading (step 4 "otherwise Review" then step 5 Review again) showed the same screen
-//   twice (issue 22).
+//   twice.
 // - Back: "from 4 to 3 when BNPL is present, otherwise one step back (minimum 1)" and "from the
 //   step after 3, Back goes to 2". Read together:
 //     * step 4 (the BNPL checkout) → 3, as stated;
@@ -86,7 +86,7 @@ export interface StepView {
   progressStep: number;
   primaryAction: PrimaryAction;
   canGoBack: boolean;
-  /** 'Save for Later' is offered on the BNPL steps (spec §2). */
+  /** 'Save for Later' is offered on the BNPL steps (docs/rules.md#save-for-later). */
   canSaveForLater: boolean;
 }
 
@@ -138,7 +138,7 @@ function assertState(state: WizardState): void {
 }
 
 /**
- * Where Continue leads (spec §4 "Wizard forward"), with the BNPL flags it sets on the way:
+ * Where Continue leads (docs/rules.md#funding "Wizard forward"), with the BNPL flags it sets on the way:
  * leaving step 3 marks the BNPL step done; submitting the BNPL card on step 4 marks checkout done.
  * Step 6 → 7 is the creation finishing; step 7 is final.
  */

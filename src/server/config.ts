@@ -112,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Rate limits protect real accounts from password guessing: never off where accounts are real.
   if (e.RATE_LIMIT_DISABLED === 'true' && !e.DEMO_MODE) problems.push('RATE_LIMIT_DISABLED: may only be "true" in demo mode (DEMO_MODE=false here)');
   // Without SMTP, mail would stay in the stored outbox, where a reset link must never wait for
-  // strangers (DECISIONS §6): a live deployment is reachable by others, so it must send mail.
+  // strangers (docs/rules.md#security): a live deployment is reachable by others, so it must send mail.
   if (!e.DEMO_MODE && !e.SMTP_URL) problems.push('SMTP_URL: required when DEMO_MODE=false (live mode sends e-mail through SMTP; it never keeps it for the demo mailbox)');
   if (!e.DEMO_MODE && !e.CARD_DATA_KEY) problems.push('CARD_DATA_KEY: required when DEMO_MODE=false');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);

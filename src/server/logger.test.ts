@@ -1,4 +1,4 @@
-// DECISIONS §6: no password, token, card number or CVV in a log line, whatever a log call includes
+// docs/rules.md#never-logged: no password, token, card number or CVV in a log line, whatever a log call includes
 // (decision 156: secret fields at any depth, by our own walk; the headers by pino's redaction).
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';

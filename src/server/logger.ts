@@ -1,5 +1,5 @@
 // The one pino logger (main.ts builds it; tests build it with their own stream). Nothing secret
-// reaches a log line, whatever a future log call includes (DECISIONS §6):
+// reaches a log line, whatever a future log call includes (docs/rules.md#never-logged):
 //  - secret fields by name (passwords, card numbers, CVVs, tokens) at any depth of a logged
 //    object or error: our own walk below (pino applies no formatter to a child logger's
 //    bindings, so the linter asks for them to go through it too); a request's and a reply's

@@ -1,4 +1,4 @@
-// A real client from the document (issue 21, point 5): the served /api/openapi.json is turned
+// A real client from the document: the served /api/openapi.json is turned
 // into TypeScript types with openapi-typescript, a small driver program written against those
 // types with openapi-fetch is type-checked by tsc (a document that cannot carry the flow fails to
 // compile), then run against a real listening server: register, start a draft, add two sources,

@@ -1,4 +1,4 @@
-// The reference page (issue 21, point 6): /api/docs renders the served document for people with
+// The reference page: /api/docs renders the served document for people with
 // Swagger UI's files from the package. Everything the page loads comes from our origin, under the
 // app's own strict CSP (no inline script allowed), and nothing in it calls another host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

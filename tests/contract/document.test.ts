@@ -1,4 +1,4 @@
-// The served OpenAPI document as a document (issue 21, points 1 and 4a): it validates against the
+// The served OpenAPI document as a document: it validates against the
 // OpenAPI 3.1 schema, every schema in it is valid JSON Schema 2020-12, it passes the lint ruleset
 // the project commits (redocly.yaml: security on every operation, a documented 4xx, an
 // operationId, a summary and a declared tag), and it says what the server sends: errors as JSON

@@ -1,4 +1,4 @@
-// The contract walk (issue 21, point 4b): a property-based walk of every operation of the served
+// The contract walk: a property-based walk of every operation of the served
 // OpenAPI document, signed in and signed out, with valid requests generated from the document's
 // own request schemas and invalid ones (empty, unknown fields, wrong types, oversized, wrong
 // content type, missing or malformed headers, unknown query parameters). Every answer must be a
@@ -65,7 +65,7 @@ type World = {
 
 /** Operations that end the session they are sent with (signing in again replaces it). */
 // Operations that end the session they are sent with: signing out or in again, and every
-// re-authentication, which rotates the session (DECISIONS §6: a new token, the old one dead).
+// re-authentication, which rotates the session (docs/rules.md#sessions: a new token, the old one dead).
 const SESSION_ENDING = new Set([
   'POST /api/auth/logout',
   'POST /api/auth/login',

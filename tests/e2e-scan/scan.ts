@@ -1,4 +1,4 @@
-// The end-to-end secret scan (issue 8, part 5): after the whole Playwright run, every table of the
+// The end-to-end secret scan: after the whole Playwright run, every table of the
 // e2e server's database (the outbox included) and everything the server printed must hold no
 // card secret in clear:
 //  - no source card number the e2e tests typed (every Luhn-valid 13–19 digit number in tests/e2e,

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// Accounts end to end (issue 3): register → dashboard → logout → login with remember-me →
+// Accounts end to end: register → dashboard → logout → login with remember-me →
 // reset through the demo mailbox → login with the new password; a protected page while signed
 // out comes back after sign-in; settings; the forms' messages; axe on every account screen.
 

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 
-// Issue 22: how long a newcomer takes from the landing page to a usable card, at human pace, with
-// the demo delays on (pre-authorisation 1.5 s, card creation 2 s, DECISIONS §5). The e2e server
+// how long a newcomer takes from the landing page to a usable card, at human pace, with
+// the demo delays on (pre-authorisation 1.5 s, card creation 2 s, docs/rules.md#demo-declines). The e2e server
 // runs with delays off, so this test adds them in the browser, on the two calls that have them.
 // A person reads each screen (a pause) and types at about 12 keys a second. Budget: 60 s.
 

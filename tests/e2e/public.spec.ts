@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
-// The public pages: the promo counter's honesty (DECISIONS §5), FAQ search, the catch-all
+// The public pages: the promo counter's honesty (docs/rules.md#honest-figures), FAQ search, the catch-all
 // redirect, the support form's validation, and zero axe violations on every public page.
 
 type PromoStatus = { limitCount: number; claimedCount: number; remainingCount: number };

@@ -1,4 +1,4 @@
-// `npm run test:ha` (issue 23 part 2, decision 065): the money path through a real failover.
+// `npm run test:ha` (decision 065): the money path through a real failover.
 // Three PostgreSQL 15 nodes under Patroni (etcd, synchronous_mode_strict), HAProxy in front, two
 // app instances on the HAProxy address, and clients streaming card creations, cash-outs and
 // purchases with idempotency keys, retrying what fails with the same key. The primary is lost
@@ -51,7 +51,7 @@ describe('high availability: the primary dies mid-stream', () => {
   const figures: string[] = [];
   const instances = () => servers.map((s) => s.url);
   // Each instance's demo outside systems record every call they receive (DEMO_ADAPTER_LOG), so
-  // that payouts and captures are counted as calls, not as rows (issue 20's money count).
+  // that payouts and captures are counted as calls, not as rows.
   const callDir = mkdtempSync(path.join(tmpdir(), 'payweave-ha-calls-'));
   const callFiles = [0, 1].map((i) => path.join(callDir, `calls-${i}.jsonl`));
 

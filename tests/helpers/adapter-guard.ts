@@ -1,4 +1,4 @@
-// DECISIONS §7: no outside call inside a database transaction. Every test app's card processor,
+// docs/rules.md#outside-effects: no outside call inside a database transaction. Every test app's card processor,
 // payouts and mail delivery are wrapped so that a call made while a transaction is open (in the
 // calling code's async scope, whichever transaction it is) throws at once and is kept, so the test
 // fails even when the throw is swallowed (a background drain logs it); createTestApp's close()
@@ -14,7 +14,7 @@ function guarded<T extends object>(name: string, target: T, guard: AdapterGuard,
     if (typeof value !== 'function' || (only && !only.includes(key as keyof T))) continue;
     wrapped[key] = (...args: unknown[]) => {
       if (insideTransaction()) {
-        const violation = `${name}.${key} was called inside a database transaction (DECISIONS §7)`;
+        const violation = `${name}.${key} was called inside a database transaction (docs/rules.md#outside-effects)`;
         guard.violations.push(violation);
         return Promise.reject(new Error(violation));
       }

@@ -1,4 +1,4 @@
-// Counting money that left, not balances (issue 20, item 4): the calls the demo outside systems
+// Counting money that left, not balances: the calls the demo outside systems
 // received, read from their own append-only record (DEMO_ADAPTER_LOG, one JSON line per call,
 // written by the adapter as it answers, kept across a crash), deduplicated by reference as the
 // outside system deduplicates them, set against what the committed data says is owed.

@@ -1,4 +1,4 @@
-// Looks for card secrets where none may be (DECISIONS §4, §6; PCI DSS 3.3–3.5): full card numbers
+// Looks for card secrets where none may be (docs/rules.md#never-logged; PCI DSS 3.3–3.5): full card numbers
 // (Luhn-valid runs of 13–19 digits, also when written with spaces or dashes) that are one of the
 // numbers a flow used, and CVV values under a CVV-like name (or in a CVV-like column). It scans
 // every text, varchar, json and jsonb column of every table (the outbox included) and any text

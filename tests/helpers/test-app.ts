@@ -17,7 +17,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     // A failed money effect is retried at once in tests (the drain's back-off is tested apart).
     EFFECT_RETRY_BASE_MS: '0',
-    // Live mode refuses to start without SMTP (DECISIONS §6): a closed local port, so a live-mode
+    // Live mode refuses to start without SMTP (docs/rules.md#demo-mailbox): a closed local port, so a live-mode
     // test's mail is attempted, refused at once and retried later, never delivered anywhere.
     ...(overrides.DEMO_MODE === 'false' ? { SMTP_URL: 'smtp://127.0.0.1:9' } : {}),
     ...overrides,
@@ -28,7 +28,7 @@ export type TestApp = {
   app: FastifyInstance;
   database: TestDatabase;
   config: Config;
-  /** Outside calls made inside a transaction (DECISIONS §7); close() fails when there are any. */
+  /** Outside calls made inside a transaction (docs/rules.md#outside-effects); close() fails when there are any. */
   guard: AdapterGuard;
   /** Every call the demo card processor and payouts received (demo-calls.ts). */
   calls: DemoCallLog;

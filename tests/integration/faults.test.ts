@@ -1,4 +1,4 @@
-// Faults (issue 8, part 3): the real server as a child process on PostgreSQL, hurt on purpose.
+// Faults: the real server as a child process on PostgreSQL, hurt on purpose.
 //  1. SIGKILL in the middle of a burst of card creations and cash-outs, then a restart on the same
 //     database and a retry of every request with its Idempotency-Key: the ledger balances, no
 //     combine is half-done (neither right after the crash nor after the retries), every
@@ -126,7 +126,7 @@ async function waitFor(what: string, condition: () => Promise<boolean> | boolean
 }
 
 /**
- * The invariants of issue 8 §3 from the committed data alone: every completed combine has exactly
+ * The fault invariants from the committed data alone: every completed combine has exactly
  * one card (the one it names), only captured sources and one journal; no other combine has a
  * card, a captured source or a journal; no idempotency key is stored without its answer.
  */
@@ -319,7 +319,7 @@ describe('faults: a crashed server and a lost database connection', () => {
       expect(report.problems).toEqual([]);
       expect(report.cards).toBe(users.length * 3);
       expect(alive(server)).toBe(true);
-      // Money that left, not only balances (issue 20, item 4): once the worker has drained, one
+      // Money that left, not only balances: once the worker has drained, one
       // payout per cash-out and one capture per hold of a completed combine, nothing for the rest.
       await waitForDrain(database.db, 60_000);
       const money = await countMoney(database.db, env.DEMO_ADAPTER_LOG);

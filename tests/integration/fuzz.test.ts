@@ -1,4 +1,4 @@
-// Bad input (issue 8): at least 2,000 malformed or hostile requests generated from the OpenAPI
+// Bad input: at least 2,000 malformed or hostile requests generated from the OpenAPI
 // document, across every endpoint and method, sent as user B (with user A's ids where an id is
 // asked for), signed out, or cross-site. Proves: no 5xx; every 4xx is {error: {code, message}};
 // a state-changing request is never accepted; and afterwards every table is exactly as before.

@@ -1,4 +1,4 @@
-// Faults that count money, not just balances (issue 20, item 4; DECISIONS §7). The real server
+// Faults that count money, not just balances (docs/rules.md#outside-effects). The real server
 // runs as a child process on PostgreSQL with its demo outside systems broken on purpose
 // (DEMO_FAULTS) and recording every call they receive in an append-only file (DEMO_ADAPTER_LOG),
 // which outlives a SIGKILL and is read again after a restart, as a real provider remembers what it

@@ -1,4 +1,4 @@
-// Scale out (issue 8, docs/scaling.md): two server processes on two ports share one PostgreSQL
+// Scale out (docs/scaling.md): two server processes on two ports share one PostgreSQL
 // database and nothing else. Proves that sessions, rate limits, idempotency keys and the launch
 // promo counter hold across instances: with promo claims and cash-outs fired at both at once,
 // the counter never passes 100 and matches the promo cards, no balance goes negative, a key sent

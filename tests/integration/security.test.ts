@@ -1,5 +1,5 @@
-// Security (issue 8): one user can never reach another's data; the session cookie, CSRF defence,
-// security headers and rate limits are what DECISIONS §6 says; and after a flow that handles
+// Security: one user can never reach another's data; the session cookie, CSRF defence,
+// security headers and rate limits are what docs/rules.md#rate-limits says; and after a flow that handles
 // source card numbers and CVVs, none of them is in any table, the outbox or the logs.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -14,7 +14,7 @@ import { luhnValid, scanDatabaseAndTexts, scanText } from '../helpers/scan-secre
 import { createTestApp, testConfig, type TestApp } from '../helpers/test-app';
 import { createTestDatabase } from '../helpers/test-db';
 
-/** The demo processor always declines this number (DECISIONS §4). */
+/** The demo processor always declines this number (docs/rules.md#demo-declines). */
 const DECLINE_CARD = '4000000000009995';
 
 const EXCLUSIONS: SnapshotExclusions = { tables: ['rate_limit_counters'], columns: { sessions: ['last_seen_at'] } };

@@ -2,7 +2,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../contracts/errors';
 import { liveModeNotImplemented } from '../lib/errors';
 import { DemoCallLog } from './demo-calls';
-// DECISIONS §4: this one test number always declines in demo mode.
+// docs/rules.md#demo-declines: this one test number always declines in demo mode.
 import { DECLINE_TEST_CARD } from '../../core/cards';
 import type { ProcessorCardState } from '../../core/card-processor-state';
 
@@ -34,7 +34,7 @@ export type IssuedCard = {
 
 // What PayWeave needs from a card processor. The full card number and CVV go in once and
 // never come back out: the processor keeps them, PayWeave keeps the token.
-// DECISIONS §7: pre-authorisation and card issuing run before the transaction that depends on
+// docs/rules.md#outside-effects: pre-authorisation and card issuing run before the transaction that depends on
 // them (issuing with a reference derived from the Idempotency-Key, so a retry gets the same card);
 // capture and release (void) only from the money-effects drain, after the commit, each with a
 // reference the processor deduplicates by; a card's state (setCardState) only from the card-state

@@ -1,4 +1,4 @@
-// Issue 20, item 3: the demo outside systems record every call they receive, with its reference,
+// the demo outside systems record every call they receive, with its reference,
 // and break on demand at any step (pre-authorisation, card issue, capture, void, payout, rebate
 // payout, e-mail), configured the way a server process is: DEMO_FAULTS and DEMO_ADAPTER_LOG.
 // A step that breaks before our transaction answers a clear 503 and writes nothing; the retry works.

@@ -1,4 +1,4 @@
-// What the demo adapters share (issue 20, item 3): a record of every call they receive, with its
+// What the demo adapters share: a record of every call they receive, with its
 // reference, so tests count money that left (one accepted cash-out, one payout); the outside
 // system's deduplication by reference (a retried call with a known reference does nothing new);
 // and faults on demand, to break a chosen call: fail, time out, or succeed and lose the answer.

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 
-// Spec §9 demo timings. DEMO_LATENCY_MS overrides them all (0 in tests and benchmarks).
+// docs/rules.md#demo-declines demo timings. DEMO_LATENCY_MS overrides them all (0 in tests and benchmarks).
 export const DEMO_TIMINGS_MS = {
   preAuthorization: 1500,
   cardCreation: 2000,

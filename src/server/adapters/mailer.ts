@@ -26,7 +26,7 @@ const CLAIM_LEASE_MS = 5 * 60 * 1000;
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000];
 const SMTP_TIMEOUT_MS = 10_000;
 /**
- * How long a message's body is kept when it was not delivered (DECISIONS §6): a reset or
+ * How long a message's body is kept when it was not delivered (docs/rules.md#password-reset): a reset or
  * verification link must not wait in the database for whoever reads it later. A delivered
  * message's body is deleted at once; only its envelope (address, subject, times) stays.
  */

@@ -15,12 +15,12 @@ export interface PayoutProvider {
    * $cashtag; checked by core/payout-details.ts, its `method` the same as `method`), and answers
    * the provider's opaque reference to it, the only thing kept. Moves no money: called after the
    * checks that allow saving the method and before the transaction that saves it, never inside one
-   * (DECISIONS §7). `payTo` is never stored, logged or recorded (a censored log field).
+   * (docs/rules.md#outside-effects). `payTo` is never stored, logged or recorded (a censored log field).
    */
   registerDestination(input: { method: PayoutMethod; payTo: PayTo; reference: string }): Promise<{ destinationRef: string }>;
   /**
    * Only ever called by the money-effects drain, after the commit that decided the payout
-   * (DECISIONS §7). `destination`: the reference registered for the method, as the payout's
+   * (docs/rules.md#outside-effects). `destination`: the reference registered for the method, as the payout's
    * transaction decided it; null when unknown (a method saved without details, or an outbox row
    * written before decision 168). A live provider refuses a payout without one.
    */

@@ -1,4 +1,4 @@
-// The whole database in one place. Money columns are bigint cents (DECISIONS §1); names end in
+// The whole database in one place. Money columns are bigint cents (docs/rules.md#money-cents); names end in
 // `_cents`. Migrations in /migrations are generated from this file with `npm run db:generate`
 // and then committed; hand-written SQL (triggers, seeds) lives in its own numbered migration.
 import { sql } from 'drizzle-orm';
@@ -21,7 +21,7 @@ import {
 const money = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
-// Spec §3 demo flags carried by every record a demo user creates.
+// docs/rules.md#registration demo flags carried by every record a demo user creates.
 const demoFlags = () => ({
   simulated: boolean('simulated').notNull().default(true),
   testSource: text('test_source').notNull().default(''),
@@ -258,7 +258,7 @@ export const outbox = pgTable(
   ],
 );
 
-// Money effects (DECISIONS §7, decision 030): what the outside world must do because a
+// Money effects (docs/rules.md#outside-effects, decision 030): what the outside world must do because a
 // transaction committed (capture or void a hold, send a payout or a BNPL rebate), written in that
 // same transaction and carried out after the commit by the drain (server/effects/drain.ts).
 // `reference` is what the outside system deduplicates by, so a call retried after a lost answer
@@ -448,7 +448,7 @@ export const combineSources = pgTable(
     type: text('type').notNull(),
     provider: text('provider').notNull(),
     chargeCents: money('charge_cents').notNull(),
-    // Never the number or CVV (DECISIONS §4): brand, last 4, expiry and the processor's token only.
+    // Never the number or CVV (docs/rules.md#card-expiry): brand, last 4, expiry and the processor's token only.
     brand: text('brand'),
     last4: text('last4'),
     expMonth: integer('exp_month'),
@@ -539,7 +539,7 @@ export const cards = pgTable(
     index('cards_processor_state_due_idx').on(t.processorRetryAt.asc().nullsFirst()).where(sql.raw(CARD_PROCESSOR_STATE_DUE)),
     check('cards_remaining_not_negative', sql`${t.remainingAmountCents} >= 0`),
     check('cards_amounts_check', sql`${t.amountSpentCents} >= 0 and ${t.originalAmountCents} >= 0`),
-    // DECISIONS §4: every debit (purchase, cash-out, use as a source) counts as spent (migration 0010).
+    // docs/rules.md#card-figures: every debit (purchase, cash-out, use as a source) counts as spent (migration 0010).
     check('cards_figures_add_up', sql`${t.originalAmountCents} = ${t.amountSpentCents} + ${t.remainingAmountCents}`),
     check('cards_type_check', sql`${t.type} in ('general', 'single-use')`),
     check('cards_status_check', sql`${t.status} in ('active', 'cashed_out', 'expired', 'closed')`),

@@ -1,4 +1,4 @@
-// Knows whether the code running now is inside a database transaction (DECISIONS §7: no outside
+// Knows whether the code running now is inside a database transaction (docs/rules.md#outside-effects: no outside
 // call there). Every transaction of a handle runs in this scope, whoever opened it; the test
 // helper tests/helpers/adapter-guard.ts fails a test that calls an adapter inside one.
 import { AsyncLocalStorage } from 'node:async_hooks';

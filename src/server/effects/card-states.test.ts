@@ -277,7 +277,7 @@ describe('card states at the processor (decision 170)', () => {
     await t.database.db.transaction(async () => {
       await expect(t.app.adapters.cardProcessor.setCardState({ providerRef: 'demo_card_x', state: 'closed', reference: 'inside' })).rejects.toThrow(/inside a database transaction/);
     });
-    expect(t.guard.violations).toEqual(['cardProcessor.setCardState was called inside a database transaction (DECISIONS §7)']);
+    expect(t.guard.violations).toEqual(['cardProcessor.setCardState was called inside a database transaction (docs/rules.md#outside-effects)']);
     t.guard.violations.length = 0; // expected here; any other would fail close()
   });
 

@@ -1,4 +1,4 @@
-// DECISIONS §7 with counted adapters: outside calls happen after the commit that decided them,
+// docs/rules.md#outside-effects with counted adapters: outside calls happen after the commit that decided them,
 // once per thing to do (captures per hold, voids per hold, payouts per cash-out and rebate), never
 // for a refusal or a replay; and the drain retries through failures, timeouts and lost answers
 // until the outside system confirms, without ever doing a thing twice.
@@ -109,7 +109,7 @@ describe('money effects', () => {
     const [rebate] = await t.database.db.select().from(rebates).where(eq(rebates.combineId, combine.id));
     await t.app.effects.drain();
     expect(callsFor('payouts.send', `rebate:${rebate!.id}`)).toEqual([]); // pending: nowhere to pay it yet
-    // The first payout method pays it: $9.75 (DECISIONS §2), once, even if the answer is lost.
+    // The first payout method pays it: $9.75 (docs/rules.md#fee-examples), once, even if the answer is lost.
     t.calls.inject('payouts.send', 'lose-answer', [1]);
     expect((await user.request('POST', '/api/payout-methods', PAYOUT_DETAILS.ach)).statusCode).toBe(201);
     await t.app.effects.drain();

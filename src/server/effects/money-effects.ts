@@ -1,4 +1,4 @@
-// Money effects (DECISIONS §7, decision 030): what must happen outside our database because a
+// Money effects (docs/rules.md#outside-effects, decision 030): what must happen outside our database because a
 // transaction committed. The transaction writes them as rows (`money_effects`) beside the change
 // that decided them; the drain (drain.ts) carries them out after the commit and retries until the
 // outside system confirms. A refused, rolled-back or replayed request therefore leaves no row and

@@ -82,7 +82,7 @@ export type DebitRow = { remaining_amount_cents: string | number; amount_spent_c
  * The conditional debit (see debitCard), its values as placeholders; shared with
  * ledger/debit-and-post.ts and the cash-out's statement, which adds a `guard` of its own. Every
  * debit counts toward `amount_spent` (purchases, cash-outs and use as a source alike), so
- * `original = spent + remaining` holds on every card (DECISIONS §4, the cards_figures_add_up CHECK).
+ * `original = spent + remaining` holds on every card (docs/rules.md#card-figures, the cards_figures_add_up CHECK).
  */
 export function debitCardSql(guard: SQL = sql`true`): SQL {
   return sql`
@@ -105,7 +105,7 @@ export type DebitInput = {
   userId: string;
   amountCents: number;
   /**
-   * The moment the card must still be valid at (DECISIONS §4: an expired card can neither pay nor
+   * The moment the card must still be valid at (docs/rules.md#card-expiry: an expired card can neither pay nor
    * fund a combine, even before the expiry job has marked it); null for a cash-out, which may
    * empty an expired card (decision 007).
    */

@@ -1,7 +1,7 @@
 // The ledger's invariants, checked from the data alone (npm run ledger:check, and after every
 // money test): every journal sums to zero and has entries, every card's cached balances equal
 // its ledger sum, no card balance is negative, and every card's figures add up:
-// original = spent + remaining (DECISIONS §4; a cash-out and a use as a source count as spent).
+// original = spent + remaining (docs/rules.md#card-figures; a cash-out and a use as a source count as spent).
 // And no row points at a row that is not there (docs/decisions/181-storage-full-and-health.md):
 // foreign keys hold most of these references, not all (REFERENCES says which), and a restore or a
 // session with `session_replication_role = replica` writes past foreign keys anyway.

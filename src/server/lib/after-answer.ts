@@ -1,4 +1,4 @@
-// Work that must not be part of an answer's time (DECISIONS §6): the password-reset request answers
+// Work that must not be part of an answer's time (docs/rules.md#password-reset): the password-reset request answers
 // at once, the same for every address, and only afterwards looks the address up and queues the
 // e-mail. Each task starts on the next turn of the event loop, after the answer was written; a
 // failure is logged (the answer was already sent). `idle()` waits for every task, so closing the

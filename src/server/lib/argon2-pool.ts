@@ -1,4 +1,4 @@
-// The one place argon2id runs (DECISIONS §6, decision 080): a bounded pool of worker threads, at
+// The one place argon2id runs (docs/rules.md#hashing-pool, decision 080): a bounded pool of worker threads, at
 // most one hash per core at a time, with a short queue; past it a request is refused at once
 // (503 with Retry-After) instead of waiting, so a flood of password checks cannot pile up work.
 //

@@ -1,4 +1,4 @@
-// The security audit log (issue 3): sign-ins, failed sign-ins, password and e-mail changes,
+// The security audit log: sign-ins, failed sign-ins, password and e-mail changes,
 // resets and card reveals. Written in the caller's transaction when given one, so an event is
 // recorded exactly when the change it describes commits. Never holds a password or a token.
 import type { DbOrTx } from '../db/client';

@@ -1,4 +1,4 @@
-// Virtual-card numbers and CVVs at rest: AES-256-GCM with the CARD_DATA_KEY (DECISIONS §6).
+// Virtual-card numbers and CVVs at rest: AES-256-GCM with the CARD_DATA_KEY (docs/rules.md#never-logged).
 // Format: base64(iv).base64(tag).base64(ciphertext); a fresh 96-bit IV per value. The card id is
 // bound as associated data, so a ciphertext copied onto another card's row does not decrypt.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';

@@ -32,7 +32,7 @@ export const liveModeNotImplemented = (message = LIVE_MODE_NOT_IMPLEMENTED) =>
 
 /**
  * An outside system (card processor, payout provider, mail server) failed, timed out or dropped
- * its answer. Nothing of ours was written by the request that met it (DECISIONS §7: outside calls
+ * its answer. Nothing of ours was written by the request that met it (docs/rules.md#outside-effects: outside calls
  * come before the transaction, or after it from the outbox), so the client may simply retry:
  * the errors plugin answers 503 with Retry-After.
  */

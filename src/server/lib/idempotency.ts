@@ -1,4 +1,4 @@
-// Idempotency keys (DECISIONS §4): a retried money request returns the first answer and does
+// Idempotency keys (docs/rules.md#idempotency): a retried money request returns the first answer and does
 // nothing twice. The key row is inserted as the first statement of the business transaction:
 // a concurrent request with the same key blocks on that insert until the first commits (then it
 // reads and returns the stored answer) or rolls back (then it does the work itself). Because the

@@ -1,4 +1,4 @@
-// Per-user limits on the money endpoints (issue 19; decision 084): a stolen session, or a script,
+// Per-user limits on the money endpoints (decision 084): a stolen session, or a script,
 // cannot hammer completion, cash-out, purchases or the card reveal. The figures are far above what
 // a person does (a completion is a wizard of several steps; a cash-out takes a form and a
 // confirmation), so that no honest user meets them, and counted like every other limit (in

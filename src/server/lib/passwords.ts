@@ -1,4 +1,4 @@
-// Password hashing (DECISIONS §6, OWASP ASVS 5.0 L2): argon2id with m = 19 MiB, t = 2, p = 1.
+// Password hashing (docs/rules.md#hashing-pool, OWASP ASVS 5.0 L2): argon2id with m = 19 MiB, t = 2, p = 1.
 // The password is hashed exactly as typed: no trimming, no truncation (the rule caps it at 128).
 // Every hash and verification goes through the bounded pool (lib/argon2-pool.ts, decision 080):
 // past its queue they throw AppError 503 `service_unavailable` with Retry-After.

@@ -1,4 +1,4 @@
-// Unknown fields and query parameters are refused, never silently dropped (issue 21): a mistyped
+// Unknown fields and query parameters are refused, never silently dropped: a mistyped
 // filter (`?colour=blue`) or field answers 400 naming it. The request schemas in src/contracts
 // stay as the web app's forms use them; the API makes them strict at its edge, for every route,
 // here, so the validation and the published document (`additionalProperties: false`) agree.

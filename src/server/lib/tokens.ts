@@ -1,5 +1,5 @@
 // Opaque secrets handed to a browser (session cookies, password-reset links): 32 random bytes
-// (256 bits, DECISIONS §6 asks for at least 128) in base64url. Only their SHA-256 is stored, so
+// (256 bits, docs/rules.md#security asks for at least 128) in base64url. Only their SHA-256 is stored, so
 // a copy of the database does not hold a usable session or reset link.
 import { hash, randomBytes } from 'node:crypto';
 

@@ -1,5 +1,5 @@
-// Card numbers never reach a table, an e-mail or a log through a free-text field (issue 19
-// item 7, DECISIONS §6). Every JSON body is scrubbed on arrival, before validation, with the one
+// Card numbers never reach a table, an e-mail or a log through a free-text field (
+// item 7, docs/rules.md#never-logged). Every JSON body is scrubbed on arrival, before validation, with the one
 // scrubber in core/card-scrubber.ts: whatever a field is called, if it is not one of the few that
 // hold a card number or a secret on purpose, a pasted card number in it becomes the mask. New
 // fields are covered without anyone remembering to call the scrubber.

@@ -1,4 +1,4 @@
-// Security headers (DECISIONS §6; decisions 076 and 130): helmet sets the standard ones from one
+// Security headers (docs/rules.md#csrf; decisions 076 and 130): helmet sets the standard ones from one
 // options object, its middleware built once at start; the few it cannot express (Permissions-Policy,
 // HSTS only over https, Cache-Control on API answers, the request id) are set beside it. The CSRF
 // check's rule lives here too.
@@ -52,7 +52,7 @@ function expectedOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.headers.host ?? ''}`;
 }
 
-// CSRF defence (DECISIONS §6, OWASP "verify origin with standard headers"): a browser always
+// CSRF defence (docs/rules.md#csrf, OWASP "verify origin with standard headers"): a browser always
 // sends Origin on a state-changing fetch or form post, so a foreign or null Origin is refused.
 // Requests without Origin come from non-browser clients, which carry no ambient cookies from a
 // victim's browser; Sec-Fetch-Site catches the rare browser that omits Origin.
@@ -86,7 +86,7 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
 /**
  * Whether a request is for the API, decided on the route the router matched (its normalised
  * path), never on the raw URL: `/%61pi/me` reaches GET /api/me, so it is an API request too
- * (DECISIONS §6). A request that matched no route (a 404, an address that does not decode) counts
+ * (docs/rules.md#security). A request that matched no route (a 404, an address that does not decode) counts
  * as one as well, so its answer is never cached either.
  */
 export function isApiRequest(request: FastifyRequest): boolean {

@@ -1,4 +1,4 @@
-// Sessions (DECISIONS §6): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
+// Sessions (docs/rules.md#sessions): an opaque random token in an HttpOnly, SameSite=Lax cookie; the
 // database holds only its SHA-256. Remember-me sessions last 30 days; the others are browser-
 // session cookies that also end after 12 hours without a request (and after 7 days whatever
 // happens). Every API request is matched to its session here and gets `request.auth`.
@@ -91,7 +91,7 @@ export const sessionPlugin = fp(
     app.addHook('onRequest', (request, reply, done) => {
       request.auth = null;
       // Static files and the SPA need no session; only the API reads it (one lookup per request).
-      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (DECISIONS §6).
+      // Decided on the matched route, not the raw URL: `/%61pi/me` is GET /api/me (docs/rules.md#security).
       if (!request.routeOptions.url?.startsWith('/api/')) return done();
       const token = request.cookies[SESSION_COOKIE];
       if (token === undefined) return done();
@@ -201,7 +201,7 @@ export async function deleteUserSessions(db: DbOrTx, userId: string, keepSession
 }
 
 /**
- * Re-authentication rotates the session (DECISIONS §6): after the user proved again who they
+ * Re-authentication rotates the session (docs/rules.md#sessions): after the user proved again who they
  * are (password, authenticator code), the session they had is deleted and a new one, with a new
  * token, takes its place; the answer carries the new cookie. Whoever copied the old cookie holds
  * nothing. The new session keeps the old one's remember-me choice and sign-in time (what the

@@ -4,7 +4,7 @@ import { useSession } from '../lib/session';
 import { Spinner } from '../ui/Spinner';
 import { leavingDestination } from '../lib/leave-signed-out';
 
-// Spec §2: a protected page shows a spinner while the session loads, then the page or /login.
+// docs/rules.md#screens: a protected page shows a spinner while the session loads, then the page or /login.
 // The page asked for travels along so sign-in can come back to it.
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { profile, isLoading } = useSession();
@@ -19,7 +19,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   if (!profile) {
-    // After a deliberate logout the user goes to plain /login (spec §2), not back to this page;
+    // After a deliberate logout the user goes to plain /login (docs/rules.md#screens), not back to this page;
     // after closing the account, to the landing page.
     const leavingTo = leavingDestination();
     if (leavingTo) return <Navigate to={leavingTo} replace />;

@@ -5,8 +5,8 @@ import { useToast } from '../ui/toast';
 export const UNKNOWN_ROUTE_MESSAGE = "That page doesn't exist";
 
 /**
- * Spec §2: any other path redirects to the landing page. A silent redirect looks like a broken
- * link that "worked", so the redirect says why (issue 22).
+ * docs/rules.md#screens: any other path redirects to the landing page. A silent redirect looks like a broken
+ * link that "worked", so the redirect says why.
  */
 export function UnknownRoute() {
   const toast = useToast();

@@ -1,7 +1,7 @@
 // One fetch wrapper for the whole SPA: JSON in and out, same-origin cookies, and the API's
 // error shape `{error: {code, message}}` turned into an ApiError the UI can show as is.
 //
-// Every failure reads as a sentence a person understands (issue 22): the server's own message
+// Every failure reads as a sentence a person understands: the server's own message
 // when it sent one (they are written for users), otherwise one chosen by status, never "The
 // server answered 500". A failure on our side also carries a short reference, the start of the
 // request id the server logged, for the user to quote to support.

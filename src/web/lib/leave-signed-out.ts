@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { publicConfigQueryKey } from './public-config';
 import { sessionQueryKey } from './session';
 
-// Leaving the signed-in app on purpose: after Logout (spec §2) and after closing the account
+// Leaving the signed-in app on purpose: after Logout (docs/rules.md#screens) and after closing the account
 // (decision 165). RequireAuth sees the session vanish before the navigation is done; while this
 // runs it sends the user where they are going, not to /login?next=<the page they left>.
 let leavingTo: string | null = null;

@@ -1,4 +1,4 @@
-// The details of a payout method the user enters the first time it is used (issue 22; for ACH the
+// The details of a payout method the user enters the first time it is used (for ACH the
 // bank's routing number with the account number, decision 171), shared by Settings → Payout
 // Methods and the cash-out form: the values, each field's error, the core's check, and the fields.
 import { useState } from 'react';

@@ -19,7 +19,7 @@ export function buttonClassName({ variant = 'primary', size = 'md', block = fals
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> &
   StyleProps & {
-    /** While true the button is disabled and reads 'Processing...' (spec §2). */
+    /** While true the button is disabled and reads 'Processing...' (docs/rules.md#screens). */
     loading?: boolean;
     /** What the button says while loading; the spec's wording by default. */
     loadingText?: string;

@@ -19,7 +19,7 @@ export type ConfirmModalProps = {
   fallbackFocus?: () => HTMLElement | null | undefined;
 };
 
-/** Asks before an action with consequences: Cancel and Confirm (spec §2). */
+/** Asks before an action with consequences: Cancel and Confirm (docs/rules.md#screens). */
 export function ConfirmModal({
   open,
   onOpenChange,

@@ -16,7 +16,7 @@ type ErrorStateProps = {
 };
 
 /**
- * DECISIONS §5: a failed load shows its error and a way to retry; never sample or made-up data.
+ * docs/rules.md#honest-figures: a failed load shows its error and a way to retry; never sample or made-up data.
  * role="alert" makes screen readers announce the failure when it appears.
  */
 export function ErrorState({

@@ -6,7 +6,7 @@ import './field.css';
 
 // Shared wiring of the form-field helpers (TextField, TextAreaField, SelectField, CheckboxField).
 // They read the form from react-hook-form's context, so they must sit inside <Form> (or a
-// FormProvider). Spec §2: a field shows its error only once it was touched, or after a submit.
+// FormProvider). docs/rules.md#screens: a field shows its error only once it was touched, or after a submit.
 
 export type FieldBaseProps = {
   name: string;

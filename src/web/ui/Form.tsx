@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 /**
  * useForm with a zod schema and the app's validation timing: a field is checked when it loses
- * focus and then on every change, and every field on submit (spec §2: errors after touch).
+ * focus and then on every change, and every field on submit (docs/rules.md#screens: errors after touch).
  */
 export function useZodForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
   schema: Schema,

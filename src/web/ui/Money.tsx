@@ -1,7 +1,7 @@
 import { formatUsd } from '../../core/money';
 
 type MoneyProps = {
-  /** Integer cents (DECISIONS §1). */
+  /** Integer cents (docs/rules.md#money-cents). */
   cents: number;
   /** Show a leading '+' for positive amounts, e.g. a rebate. */
   signed?: boolean;

@@ -5,7 +5,7 @@ import './password-checklist.css';
 const EMPTY_CIRCLE = 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20Z';
 
 /**
- * The live checklist under a new-password field (spec §5): each rule ticks as it is met. The
+ * The live checklist under a new-password field (docs/rules.md#passwords): each rule ticks as it is met. The
  * state is also said in words for screen readers, as the icon and colour are not read out.
  */
 export function PasswordChecklist({ password, id }: { password: string; id?: string }) {

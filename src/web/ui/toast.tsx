@@ -1,7 +1,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 
-// The one toast system of the app (spec §2: bottom-right, hidden after 5 s, four types).
+// The one toast system of the app (docs/rules.md#screens: bottom-right, hidden after 5 s, four types).
 // The provider only keeps the queue; the Radix-based viewport that renders it is a separate
 // chunk loaded when the first toast is raised, which keeps Radix out of the landing page's
 // first-load budget. Pages use `useToast()` and never touch Radix directly.

@@ -1,4 +1,4 @@
-// Issue 19, item 2: argon2id as a denial-of-service lever. All argon2 work goes through one
+// argon2id as a denial-of-service lever. All argon2 work goes through one
 // bounded pool that sheds what it cannot queue (503 + Retry-After, at once); recovery codes are
 // random and stored as HMAC-SHA-256, so regenerating them costs one password check and no hash per
 // code; and every endpoint that checks a password, a code or a token is limited per IP.
@@ -19,7 +19,7 @@ const freshIp = () => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250
 let emailCounter = 0;
 const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`;
 
-describe('attacker: argon2id flood (issue 19, item 2)', () => {
+describe('attacker: argon2id flood', () => {
   let t: TestApp;
   const STEP_MS = 30_000;
   let clock = new Date(Math.ceil(Date.now() / STEP_MS) * STEP_MS);

@@ -1,4 +1,4 @@
-// Issue 19, item 7 (DECISIONS §6): one card-number scrubber (core/card-scrubber.ts) on every
+// docs/rules.md#never-logged: one card-number scrubber (core/card-scrubber.ts) on every
 // free-text field that is stored or logged. The attacker's notes: a card number with other digits
 // written before it ("order 1234 4242 4242 4242 4242") slipped past the old filter, and the name
 // field, the merchant of a purchase and an address's query string were not filtered at all.

@@ -1,4 +1,4 @@
-// Issue 19, item 3: a stranger must not be able to lock a chosen user out. Failures count per
+// a stranger must not be able to lock a chosen user out. Failures count per
 // account and IP together, so wrong guesses from elsewhere leave the owner's sign-in alone; wrong
 // second-factor codes have a daily cap per account that pauses codes from the app, e-mails the
 // owner an unlock link, and lifts with a recovery code or that link (decision 083).
@@ -16,7 +16,7 @@ let emailCounter = 0;
 const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`;
 const STEP_MS = 30_000;
 
-describe('attacker: chosen-user lockout (issue 19, item 3)', () => {
+describe('attacker: chosen-user lockout', () => {
   let t: TestApp;
   const sent: MailMessage[] = [];
   // On a step boundary, so that each `nextStep()` gives a TOTP code not used before.

@@ -1,4 +1,4 @@
-// Issue 19, item 4 (DECISIONS §6): reset and verification links never appear in logs, and a
+// docs/rules.md#password-reset: reset and verification links never appear in logs, and a
 // stored message's body is deleted once it is delivered, or after 24 hours. A stranger who reads
 // the logs or the outbox table later finds no link that still opens an account.
 import { Writable } from 'node:stream';

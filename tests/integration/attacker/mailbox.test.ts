@@ -1,4 +1,4 @@
-// Issue 19, item 1 (DECISIONS §6): the demo mailbox holds every stored e-mail, reset links
+// docs/rules.md#demo-mailbox: the demo mailbox holds every stored e-mail, reset links
 // included, so it answers only requests made on the machine itself: a loopback peer and no
 // forwarding header, whatever TRUST_PROXY says. Everyone else gets the 404 of a path that does
 // not exist. Live mode without SMTP_URL refuses to start rather than keep mail in the outbox.

@@ -1,4 +1,4 @@
-// Issue 19, item 5 (DECISIONS §6): every security decision (session lookup, CSRF, Cache-Control:
+// docs/rules.md#sessions: every security decision (session lookup, CSRF, Cache-Control:
 // no-store, request order) is taken on the router's normalised path. An address written another
 // way (`/%61pi/...`, `//api/...`, `/api/../api/...`) either reaches the API with every check, or
 // reaches no API handler at all. Sent over a real socket, byte for byte, because inject() would

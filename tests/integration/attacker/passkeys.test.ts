@@ -1,4 +1,4 @@
-// Passkeys, tried as an attacker would (issue 19, docs/decisions/090): every answer below is a
+// Passkeys, tried as an attacker would (docs/decisions/090): every answer below is a
 // real WebAuthn answer, signed by a software authenticator, that a careless server would accept.
 // Each must be refused and start no session: a replayed answer, a challenge fetched by another
 // browser, another user's passkey (in a session, under a user handle, as a second factor), a

@@ -1,4 +1,4 @@
-// Issue 19 (the rate-limit library): on PostgreSQL the counters live in the database, so a limit
+// The rate-limit library (decision 082): on PostgreSQL the counters live in the database, so a limit
 // holds across several instances of the app; an attacker cannot multiply its allowance by
 // spreading its attempts over the instances behind a balancer (decision 082).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

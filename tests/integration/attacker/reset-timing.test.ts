@@ -1,4 +1,4 @@
-// Issue 19, item 8 (DECISIONS §6): a password-reset request answers the same, in the same time,
+// docs/rules.md#password-reset: a password-reset request answers the same, in the same time,
 // whether or not the address has an account. The attacker measured 7.8 ms for a known address and
 // 5.8 ms for an unknown one, enough to tell which addresses have accounts. Now both answers do the
 // same work (the rate limits) and the lookup, the link and the e-mail happen after the answer.

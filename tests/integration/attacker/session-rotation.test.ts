@@ -1,4 +1,4 @@
-// Issue 19, item 6 (DECISIONS §6): the session is rotated at every sign-in and re-authentication.
+// docs/rules.md#sessions: the session is rotated at every sign-in and re-authentication.
 // After the user proves again who they are (the password before a card reveal, the second
 // sign-in step, the password for a settings change), the cookie they had is dead and only the
 // new one works: whoever copied the old cookie (a shared computer, a leaked log) holds nothing.

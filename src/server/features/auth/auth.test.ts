@@ -56,7 +56,7 @@ describe('accounts: registration, sign-in, sessions, reset', () => {
     return resets.at(-1);
   }
 
-  describe('validation messages (spec §5, §8)', () => {
+  describe('validation messages (docs/rules.md#messages)', () => {
     const cases: Array<[string, string, Record<string, unknown>, string]> = [
       ['register', '/api/auth/register', { password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, acceptTerms: true }, 'Email is required'],
       ['register', '/api/auth/register', { email: '   ', password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD, acceptTerms: true }, 'Email is required'],
@@ -119,7 +119,7 @@ describe('accounts: registration, sign-in, sessions, reset', () => {
   });
 
   describe('registration', () => {
-    it('creates the account and its spec §3 profile with starting values, signs in, answers 201', async () => {
+    it('creates the account and its docs/rules.md#registration profile with starting values, signs in, answers 201', async () => {
       const c = client(t.app, freshIp());
       const res = await registerVia(c, '  New.Person@Example.COM ');
       expect(res.statusCode).toBe(201);
@@ -427,7 +427,7 @@ describe('accounts: registration, sign-in, sessions, reset', () => {
       expect(meA.json()).toMatchObject({ id: profileA.id, email: emailA });
       expect(JSON.stringify(meA.json())).not.toContain(emailB);
       // Headers naming B change nothing: the user comes from the session only; a query naming B
-      // is an unknown parameter, refused (issue 21).
+      // is an unknown parameter, refused.
       const sneaky = await a.request('GET', '/api/me', undefined, { 'x-user-id': profileB.id });
       expect(sneaky.json()).toMatchObject({ id: profileA.id });
       const sneakyQuery = await a.request('GET', `/api/me?userId=${profileB.id}`);
@@ -529,7 +529,7 @@ describe('accounts: registration, sign-in, sessions, reset', () => {
       });
       const reauthenticated = await c.request('POST', '/api/auth/reauthenticate', { password: STRONG_PASSWORD });
       expect(reauthenticated.statusCode).toBe(204);
-      // The session was rotated (DECISIONS §6): the old one is gone, the new one has the mark.
+      // The session was rotated (docs/rules.md#sessions): the old one is gone, the new one has the mark.
       expect(await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hash))).toEqual([]);
       const [row] = await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(sessionCookieOf(reauthenticated)!.value)));
       expect(row?.reauthenticatedAt?.getTime()).toBe(clock.getTime());

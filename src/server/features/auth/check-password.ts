@@ -1,4 +1,4 @@
-// The "enter your current password" check of a signed-in user (DECISIONS §6: e-mail and
+// The "enter your current password" check of a signed-in user (docs/rules.md#reauthentication: e-mail and
 // password change need it; the card reveal asks for it again). Rate-limited per IP, and its
 // failures per account and IP, so a stolen session cannot be used to guess the password.
 import { eq } from 'drizzle-orm';

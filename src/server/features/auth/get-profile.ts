@@ -1,4 +1,4 @@
-// The spec §3 user profile as the API shows it (contracts/me.ts). Other features that change the
+// The docs/rules.md#registration user profile as the API shows it (contracts/me.ts). Other features that change the
 // profile (plans, payout methods, promo) answer with this too, so the web app's ['me'] stays one shape.
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Profile } from '../../../contracts/me';

@@ -1,5 +1,5 @@
 // Rate limits of everything that checks a password, a one-time code, a recovery code or a token
-// (DECISIONS §6; decisions 082 and 083). Every such endpoint is limited per IP, counting every
+// (docs/rules.md#rate-limits; decisions 082 and 083). Every such endpoint is limited per IP, counting every
 // attempt; per account, only failures count, keyed by the account and the IP together, so that a
 // stranger's wrong guesses use up the stranger's own allowance and never lock the owner out. On
 // top of that, wrong second-factor codes have a daily cap per account (two-factor-lock.ts).

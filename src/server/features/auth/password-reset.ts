@@ -1,4 +1,4 @@
-// Password reset (DECISIONS §6): the request answers the same whether or not the e-mail has an
+// Password reset (docs/rules.md#password-reset): the request answers the same whether or not the e-mail has an
 // account; the e-mailed link holds a single-use token valid for one hour, stored hashed.
 // Confirming it sets the password and ends every session of the account. An account gets at most
 // RESET_EMAILS_PER_HOUR of these e-mails in any hour (decision 176).

@@ -1,4 +1,4 @@
-// Registration (spec §3, issue 3): the account, its profile (same row: every field of spec §3
+// Registration (docs/rules.md#registration): the account, its profile (same row: every field of docs/rules.md#registration
 // with its starting value) and the first session are written in one transaction.
 import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';
@@ -14,7 +14,7 @@ import { toProfile } from './get-profile';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Spec §3 demo flags: simulated records marked as coming from the MVP demo. */
+/** docs/rules.md#demo-mode demo flags: simulated records marked as coming from the MVP demo. */
 export function demoFlags(demoMode: boolean) {
   return {
     simulated: demoMode,

@@ -1,4 +1,4 @@
-// Accounts API (issue 3). Thin handlers: rate limit, call one service, set the cookie, answer.
+// Accounts API. Thin handlers: rate limit, call one service, set the cookie, answer.
 import { deliverMail, deliverMailSoon } from '../../lib/mail';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -176,7 +176,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const now = app.now();
       await limitByIpAndEmail(app.db, { action: 'passwordReset', ip: request.ip, email: request.body.email });
-      // The same answer in the same time for every address (DECISIONS §6): both paths have done
+      // The same answer in the same time for every address (docs/rules.md#csrf): both paths have done
       // exactly the same work so far; looking the address up, the link and the e-mail come after.
       const input = { email: request.body.email, now, ip: request.ip, appUrl: app.config.appUrl };
       app.afterAnswer.run('password-reset', async () => {

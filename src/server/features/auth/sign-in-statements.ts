@@ -1,4 +1,4 @@
-// The two statements of a sign-in (issue 23): the account by e-mail before the password check, and
+// The two statements of a sign-in: the account by e-mail before the password check, and
 // after it everything a signed-in answer needs in one round trip. Named statements built once
 // (db/named-statement.ts, decision 015): sign-in is the busiest write of the app after money, and
 // PostgreSQL's parse and plan and Drizzle's query building were most of its non-hash CPU.
@@ -21,7 +21,7 @@ export const accountByEmail = namedStatement('sign_in_account', (db) =>
 // The session row is the one createSession (plugins/session.ts) writes for a password sign-in:
 // same token, expiry and user-agent rules, reauthenticated_at = now; the audit row is audit()'s.
 // The session the browser held before is deleted in the same statement (session fixation,
-// DECISIONS §6): all of it commits or none of it, as the transaction of three statements did.
+// docs/rules.md#security): all of it commits or none of it, as the transaction of three statements did.
 // Placeholders skip Drizzle's column encoders: timestamps go as ISO strings (decision 015).
 // The payout methods travel as JSON, their last use as milliseconds since the epoch.
 const signedInStatement = namedStatement('sign_in_session', (db) => {

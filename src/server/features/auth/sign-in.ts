@@ -1,4 +1,4 @@
-// Sign-in (DECISIONS §6): one answer for an unknown e-mail and a wrong password, in the same
+// Sign-in (docs/rules.md#passwords): one answer for an unknown e-mail and a wrong password, in the same
 // time (the unknown e-mail is checked against a dummy hash); a new session on success, or with
 // two-factor sign-in on, a challenge for the second step (docs/decisions/014).
 import { eq } from 'drizzle-orm';

@@ -117,7 +117,7 @@ describe('e-mail delivery through SMTP (SMTP_URL set)', () => {
       await refusing.close();
     }
   });
-  // Issue 20, item 3: e-mail delivery is a step that breaks on demand like the others.
+  // e-mail delivery is a step that breaks on demand like the others.
   it.each(['fail', 'timeout', 'lose-answer'] as const)('delivery %s: the message stays queued, is retried, and reaches the mailbox once', async (mode) => {
     const app = await createTestApp({ env: { SMTP_URL: smtp.url, DEMO_FAULTS: `mailer.send:${mode}@1`, DEMO_FAULT_TIMEOUT_MS: '20' }, database: t.database });
     try {

@@ -1,4 +1,4 @@
-// The daily cap on wrong second-factor codes (DECISIONS §6, decision 083). A wrong code counts
+// The daily cap on wrong second-factor codes (docs/rules.md#security, decision 083). A wrong code counts
 // against the account whatever address it came from; the 20th in a day pauses codes from the
 // authenticator app (users.totp_locked_at) and e-mails the owner a single-use unlock link (a
 // random token, only its SHA-256 stored, valid 1 hour, like a reset link). Recovery codes keep

@@ -39,7 +39,7 @@ export function decryptTotpSecret(key: Buffer, userId: string, stored: string): 
 // ---- Recovery codes ---------------------------------------------------------------------------
 // 28 characters of base32 (140 random bits), stored as HMAC-SHA-256 under a key derived from the
 // TOTP key (itself from CARD_DATA_KEY): a secret that random needs no slow hash, so making and
-// checking codes costs no argon2id (DECISIONS §6, decision 081). The key keeps a stolen copy of
+// checking codes costs no argon2id (docs/rules.md#hashing-pool, decision 081). The key keeps a stolen copy of
 // the table from being checked offline without the configuration too.
 const recoveryKeyCache = new WeakMap<Buffer, Buffer>();
 function recoveryCodeKey(totpKeyBytes: Buffer): Buffer {

@@ -26,7 +26,7 @@ export function isWithinValidity(row: Pick<CardRow, 'validUntil'>, now: Date): b
 }
 
 /**
- * What the card may do now (DECISIONS §4 and docs/decisions on expired cards): an active card
+ * What the card may do now (docs/rules.md#card-expiry and docs/decisions on expired cards): an active card
  * inside its validity spends and funds combines; an expired card's balance can only be cashed
  * out; a frozen card does nothing until it is unfrozen.
  */

@@ -1,7 +1,7 @@
-// The scheduled card-validity job (DECISIONS §4; docs/decisions/007-expired-card-cashout.md).
+// The scheduled card-validity job (docs/rules.md#card-expiry; docs/decisions/007-expired-card-cashout.md).
 // General cards past their 12 months become `expired`: no more spending, but a balance left on
 // them can still be cashed out (and freezing still protects it). Single-use cards past their 30 days do the same when money is
-// left on them (spec §9: they "expire"), and are `closed` when empty; an empty single-use card
+// left on them (docs/rules.md#card-types: they "expire"), and are `closed` when empty; an empty single-use card
 // that is still active (e.g. its whole balance funded another combine) is closed too.
 // One statement, idempotent: safe to run on every instance at once.
 import { sql } from 'drizzle-orm';

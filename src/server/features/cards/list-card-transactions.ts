@@ -32,7 +32,7 @@ export async function listCardTransactions(app: FastifyInstance, userId: string,
   const mine = and(eq(transactions.cardId, cardId), eq(transactions.userId, userId));
   const [rows, spent] = await Promise.all([
     app.db.select().from(transactions).where(mine).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(MAX_TRANSACTIONS_LISTED),
-    // The breakdown of amount_spent (DECISIONS §4), over every movement, not only the listed ones.
+    // The breakdown of amount_spent (docs/rules.md#card-figures), over every movement, not only the listed ones.
     app.db
       .select({ type: transactions.type, totalCents: sql<string>`sum(${transactions.amountCents})::text` })
       .from(transactions)

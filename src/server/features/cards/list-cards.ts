@@ -1,4 +1,4 @@
-// GET /api/cards and GET /api/cards/:id: the user's cards, newest first (spec §7: ordered by
+// GET /api/cards and GET /api/cards/:id: the user's cards, newest first (docs/rules.md#screens: ordered by
 // issued_at descending), filtered as /my-cards asks.
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

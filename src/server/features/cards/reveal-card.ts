@@ -1,5 +1,5 @@
 // POST /api/cards/:id/reveal: the one answer that carries a card's full number and CVV
-// (DECISIONS §4, §6). It needs the password entered in this session within the last five
+// (docs/rules.md#cards, docs/rules.md#sessions). It needs the password entered in this session within the last five
 // minutes (sign-in or POST /api/auth/reauthenticate), and every reveal is written to the audit
 // log before the secrets are returned.
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,7 @@
 // POST /api/cards/:id/purchases (demo mode): a merchant authorises and captures an amount on a
 // virtual card. Approved: the card's balance goes down through the ledger (card → merchants) in
 // the same transaction as the purchase row. Declined: a declined purchase row says why, and no
-// money moves. Single-use cards close when a purchase empties them (DECISIONS §4).
+// money moves. Single-use cards close when a purchase empties them (docs/rules.md#cards).
 import type { FastifyInstance } from 'fastify';
 import { DECLINE_MESSAGES, type DeclineReason, type PurchaseRequest, type PurchaseResponse } from '../../../contracts/cards';
 import type { ErrorResponse } from '../../../contracts/errors';
@@ -28,7 +28,7 @@ export async function simulatePurchase(
   if (!app.config.demoMode) throw liveModeNotImplemented();
   // A 404 for someone else's card before anything else, including the idempotency claim.
   const submitted = await loadOwnedCard(app.db, input.userId, input.cardId);
-  // Spec §9: a demo payment takes 1 to 2 seconds; the wait holds no locks.
+  // docs/rules.md#demo-declines: a demo payment takes 1 to 2 seconds; the wait holds no locks.
   await app.adapters.delay('payment');
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/cards/${input.cardId}/purchases`, body: input.request });
   const result = await withIdempotency(app.db, { userId: input.userId, key: input.idempotencyKey, fingerprint, now: app.now() }, (tx) =>
@@ -48,7 +48,7 @@ async function purchaseInTransaction(
   const now = app.now();
   const { amountCents, merchant } = request;
   const current = await loadOwnedCard(tx, userId, cardId);
-  // A freeze stops what was asked while it held (DECISIONS §4: a frozen card cannot pay), even
+  // A freeze stops what was asked while it held (docs/rules.md#card-freeze: a frozen card cannot pay), even
   // when the card is unfrozen during the payment's wait; a freeze during the wait stops it too.
   const card = { ...current, frozen: current.frozen || submission.frozenWhenSubmitted };
   const flags = { simulated: card.simulated, testSource: card.testSource, environment: card.environment };

@@ -3,7 +3,7 @@
 // statement, so a test can change the card, the plan or the payout methods at exactly that
 // moment; the cash-out must then be decided on the new figures, never on the ones it had. And
 // whatever happens there, the payout adapter is called once per cash-out that debited, after its
-// commit, and never for a refusal or a replay (DECISIONS §7).
+// commit, and never for a refusal or a replay (docs/rules.md#outside-effects).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -97,14 +97,14 @@ describe('cash-out in one statement', () => {
     };
     const res = await cashout(user, { cardId, amountCents: 10_000, payoutMethod: 'ach' });
     expect(res.statusCode, res.body).toBe(201);
-    // Free takes 1%, Premium 0.5% (DECISIONS §2).
+    // Free takes 1%, Premium 0.5% (docs/rules.md#fee-examples).
     expect(res.json().cashout.feeCents).toBe(50);
     expect((await cashoutRows(cardId))[0]).toMatchObject({ feeCents: 50, netAmountCents: 9_950 });
   });
 
   it('the payout methods changed in between: a method no longer saved is refused', async () => {
     const { user, userId, cardId } = await userWithCard(10_000);
-    // Premium allows ACH and PayPal; with saved methods, only the saved ones (DECISIONS §3).
+    // Premium allows ACH and PayPal; with saved methods, only the saved ones (docs/rules.md#payout-methods-by-plan).
     await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
     await insertPayoutMethod(t.database.db, userId, 'paypal');
     betweenStatements = async () => {
@@ -144,7 +144,7 @@ describe('cash-out in one statement', () => {
   describe('a method without a registered destination is refused, on every path (decision 172)', () => {
     it('its destination gone between the read and the statement: the statement steps aside, and the fresh read refuses; nothing moves', async () => {
       const { user, userId, cardId } = await userWithCard(10_000);
-      // Saved again without details (an API client of before issue 22) while the cash-out was on its way.
+      // Saved again without details (an API client older than payout details) while the cash-out was on its way.
       betweenStatements = async () => {
         await t.database.db.update(payoutMethods).set({ destinationRef: null }).where(eq(payoutMethods.userId, userId));
       };
@@ -306,7 +306,7 @@ describe('cash-out in one statement', () => {
     const key = randomUUID();
     const first = await cashout(user, { cardId, amountCents: 3_000, payoutMethod: 'ach' }, key);
     expect(first.statusCode, first.body).toBe(201);
-    // Spent counts the purchase and the cash-out alike (DECISIONS §4): 1,500 + 3,000.
+    // Spent counts the purchase and the cash-out alike (docs/rules.md#cards): 1,500 + 3,000.
     expect(first.json().card).toEqual({ id: cardId, status: 'active', remainingAmountCents: 5_500, amountSpentCents: 4_500 });
     expect(first.json().cashout.cardLast4).toBe('4242');
     const [stored] = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));

@@ -22,7 +22,7 @@
 // the key fail on its primary key (after waiting for that commit), which undoes the debit too; the
 // stored answer is then returned.
 //
-// The payout itself is a money effect (DECISIONS §7, decision 030): a row the statement writes
+// The payout itself is a money effect (docs/rules.md#outside-effects, decision 030): a row the statement writes
 // only with the debit, sent by the drain after the commit. A refused, replayed or raced cash-out
 // writes no row and so sends nothing.
 import { randomUUID } from 'node:crypto';

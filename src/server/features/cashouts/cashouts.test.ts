@@ -54,14 +54,14 @@ describe('cash-out API', () => {
     t = await createTestApp();
   });
   afterEach(async () => {
-    // DECISIONS §1: after every money test the ledger still balances and matches every card.
+    // docs/rules.md#ledger: after every money test the ledger still balances and matches every card.
     if (t) expect((await checkLedger(t.database.db)).problems).toEqual([]);
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  it('DECISIONS §2: $123.45 on Free costs a $1.23 fee and pays out $122.22', async () => {
+  it('docs/rules.md#fee-examples: $123.45 on Free costs a $1.23 fee and pays out $122.22', async () => {
     const user = await signUp(t);
     const cardId = await insertFundedCard(t.database.db, user.id, 50_000);
     const res = await cashout(user, { cardId, amountCents: 12_345, payoutMethod: 'ach' });
@@ -73,7 +73,7 @@ describe('cash-out API', () => {
       cashout: { type: 'cashout', cardId, amountCents: 12_345, feeCents: 123, netAmountCents: 12_222, payoutMethod: 'ach', status: 'success', simulated: true, testSource: 'MVP-Demo', environment: 'test' },
       card: { id: cardId, status: 'active', remainingAmountCents: 37_655, amountSpentCents: 12_345 },
     });
-    // The payout's reference: the provider is called with it after the commit (DECISIONS §7).
+    // The payout's reference: the provider is called with it after the commit (docs/rules.md#outside-effects).
     expect(body.payoutId).toBe(`cashout:${body.cashout.id}`);
     await t.app.effects.drain();
     expect(t.calls.effective('payouts.send').filter((call) => call.reference === body.payoutId)).toEqual([
@@ -97,7 +97,7 @@ describe('cash-out API', () => {
     expect(account!.balanceCents).toBe(0);
   });
 
-  it('the premium and promo rates: 0.5%, and halved while the promo runs (DECISIONS §2 table)', async () => {
+  it('the premium and promo rates: 0.5%, and halved while the promo runs (docs/rules.md#product-fee-rate table)', async () => {
     const premium = await signUp(t, { subscription: 'premium' });
     const card1 = await insertFundedCard(t.database.db, premium.id, 50_000);
     expect((await cashout(premium, { cardId: card1, amountCents: 12_345, payoutMethod: 'ach' })).json().cashout.feeCents).toBe(62);
@@ -110,7 +110,7 @@ describe('cash-out API', () => {
     expect((await cashout(plusPromo, { cardId: card3, amountCents: 12_345, payoutMethod: 'cashapp' })).json().cashout).toMatchObject({ feeCents: 15, netAmountCents: 12_330 });
   });
 
-  it('PayPal is refused on Free and allowed on Premium (DECISIONS §3, enforced by the server)', async () => {
+  it('PayPal is refused on Free and allowed on Premium (docs/rules.md#plans, enforced by the server)', async () => {
     // PayPal saved (before a plan ended, say): the plan's rule is what refuses it on Free.
     const user = await signUp(t, {}, ['paypal']);
     const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
@@ -169,7 +169,7 @@ describe('cash-out API', () => {
     it('saved without details: 409 and nothing written or called, the key freed; its details entered (200), the same key cashes out to the destination registered', async () => {
       const user = await signUp(t, {}, []);
       const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
-      // An API client of before issue 22: the method is saved, with no destination.
+      // An API client older than payout details: the method is saved, with no destination.
       const bare = await user.request('POST', '/api/payout-methods', { method: 'ach' });
       expect(bare.statusCode).toBe(201);
       expect(bare.json().methods).toMatchObject([{ method: 'ach', detail: null, needsDetails: true }]);
@@ -237,7 +237,7 @@ describe('cash-out API', () => {
     });
   });
 
-  it('DECISIONS §4: a cash-out counts toward amount_spent, so original = spent + remaining (with purchases beside it)', async () => {
+  it('docs/rules.md#card-figures: a cash-out counts toward amount_spent, so original = spent + remaining (with purchases beside it)', async () => {
     const user = await signUp(t);
     const cardId = await insertFundedCard(t.database.db, user.id, 10_000);
     const purchase = await user.request('POST', `/api/cards/${cardId}/purchases`, { merchant: 'Coffee', amountCents: 1_000 }, { 'idempotency-key': randomUUID() });
@@ -253,7 +253,7 @@ describe('cash-out API', () => {
     expect(details.json().spending).toEqual({ purchasesCents: 1_000, cashoutsCents: 2_000, sourceUseCents: 0 });
   });
 
-  it('DECISIONS §2: the cash-out fee is never below $0.01 (0.125% of $3.99 would round to nothing)', async () => {
+  it('docs/rules.md#cashout-fee: the cash-out fee is never below $0.01 (0.125% of $3.99 would round to nothing)', async () => {
     const user = await signUp(t, { subscription: 'premium+', promoEnd: new Date(Date.now() + 86_400_000), promo50offFirstYear: true });
     const cardId = await insertFundedCard(t.database.db, user.id, 1_000);
     const res = await cashout(user, { cardId, amountCents: 399, payoutMethod: 'ach' });
@@ -318,7 +318,7 @@ describe('cash-out API', () => {
       [{ cardId, payoutMethod: 'ach' }, 'Please enter a valid amount'],
       [{ cardId, amountCents: 0, payoutMethod: 'ach' }, 'Please enter a valid amount'],
       [{ cardId, amountCents: -5, payoutMethod: 'ach' }, 'Please enter a valid amount'],
-      // A fraction of a cent is a third decimal, as the form and the purchases endpoint say (DECISIONS §1).
+      // A fraction of a cent is a third decimal, as the form and the purchases endpoint say (docs/rules.md#amount-input).
       [{ cardId, amountCents: 1.5, payoutMethod: 'ach' }, 'Amounts can have at most 2 decimal places.'],
     ];
     for (const [body, message] of cases) {
@@ -350,7 +350,7 @@ describe('cash-out API', () => {
     expect(rows).toHaveLength(25);
     const report = await checkLedger(t.database.db);
     expect(report.problems).toEqual([]);
-    // DECISIONS §7: exactly 25 payouts, one per accepted cash-out; the 15 refused sent none.
+    // docs/rules.md#outside-effects: exactly 25 payouts, one per accepted cash-out; the 15 refused sent none.
     expect(await payoutsFor(rows)).toEqual(rows.map(() => 1));
     expect(await payoutCallsFor(cardId, rows)).toBe(25);
   });

@@ -1,5 +1,5 @@
-// Cash out (issue 7): money leaves a card for a payout method: the plan's payout rule, the fee of
-// DECISIONS §2, a conditional balance update that can never go below zero, the balanced journal,
+// Cash out: money leaves a card for a payout method: the plan's payout rule, the fee of
+// docs/rules.md#fee-examples, a conditional balance update that can never go below zero, the balanced journal,
 // the transaction record and the payout itself, all committed together with the Idempotency-Key.
 //
 // Two ways to do it, deciding the same things by the same rules (cashout-rules.ts):
@@ -44,7 +44,7 @@ export async function createCashout(
   input: CashoutInput,
   idempotencyKey: string,
 ): Promise<{ status: number; body: CreateCashoutResponse; replayed: boolean }> {
-  // Spec §8: live cash-outs are not built; refuse before anything is read or written.
+  // docs/rules.md#live-mode: live cash-outs are not built; refuse before anything is read or written.
   if (!app.config.demoMode) throw liveModeNotImplemented();
   // Spec: the cash-out takes about 2 s in demo mode. The wait holds no lock and no connection.
   await app.adapters.delay('cashout');
@@ -117,7 +117,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
   const posted = await debitAndPostJournal(tx, priced.debit, priced.journal);
   if (!posted) throw await whyCardCannotPay(tx, userId, input);
 
-  // Spec §3: a payout method's last_used moves when it is used (always a saved one: only a saved
+  // docs/rules.md#payout-method-settings: a payout method's last_used moves when it is used (always a saved one: only a saved
   // method has a registered destination, decision 172).
   if (priced.marksMethodUsed) {
     await tx
@@ -126,7 +126,7 @@ async function cashoutInTransaction(app: FastifyInstance, tx: Tx, userId: string
       .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, input.payoutMethod)));
   }
 
-  // The payout is a row of this transaction, sent by the drain once it commits (DECISIONS §7).
+  // The payout is a row of this transaction, sent by the drain once it commits (docs/rules.md#outside-effects).
   await enqueueEffects(tx, [priced.payout]);
   return cashoutResponse(priced, { id: input.cardId, ...posted.card }, priced.payout.reference);
 }

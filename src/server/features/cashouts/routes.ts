@@ -26,7 +26,7 @@ export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      // Live mode answers 501 whatever the request holds (spec §8), so it is checked before the key.
+      // Live mode answers 501 whatever the request holds (docs/rules.md#live-mode), so it is checked before the key.
       if (!app.config.demoMode) throw liveModeNotImplemented();
       const key = idempotencyKeyFrom(request);
       await limitMoney(app.db, 'cashout', userId);

@@ -1,4 +1,4 @@
-// Concurrency claims of issue 5, proven with real concurrent requests, run truly in parallel on a
+// The wizard API's concurrency claims, proven with real concurrent requests, run truly in parallel on a
 // connection pool.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

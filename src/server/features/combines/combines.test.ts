@@ -122,7 +122,7 @@ describe('combine wizard API', () => {
     const body = completed.json();
     const [source] = await t.database.db.select().from(cards).where(eq(cards.id, sourceCard.id));
     expect(source?.remainingAmountCents).toBe(sourceCard.remainingAmountCents - 5_000);
-    // DECISIONS §4: use as a source counts as spent, so original = spent + remaining on the source card too.
+    // docs/rules.md#card-figures: use as a source counts as spent, so original = spent + remaining on the source card too.
     expect(source?.amountSpentCents).toBe(5_000);
     expect(source?.originalAmountCents).toBe(source!.amountSpentCents + source!.remainingAmountCents);
     const details = await fresh.request('GET', `/api/cards/${sourceCard.id}/transactions`);
@@ -147,7 +147,7 @@ describe('combine wizard API', () => {
     expect((await checkLedger(t.database.db)).problems).toEqual([]);
   });
 
-  describe('DECISIONS §4: a card used as a source must be active, unfrozen and unexpired at the moment of completion, not only when added', () => {
+  describe('docs/rules.md#card-expiry: a card used as a source must be active, unfrozen and unexpired at the moment of completion, not only when added', () => {
     const cases: Array<[string, Partial<typeof cards.$inferInsert>, { code: string; message: RegExp }]> = [
       ['frozen after it was added', { frozen: true }, { code: 'card_frozen', message: /^The card •••• \d{4} used as a source is frozen\. Unfreeze it to use it as a source\.$/ }],
       ['past its validity, not yet marked by the expiry job', { validUntil: new Date(Date.now() - 60_000) }, { code: 'source_unavailable', message: /^The card •••• \d{4} used as a source has expired, so it can no longer be used as a source\.$/ }],
@@ -185,7 +185,7 @@ describe('combine wizard API', () => {
     }
   });
 
-  describe('DECISIONS §4: quoting a combine that is processing, completed or failed answers 409 and changes nothing', () => {
+  describe('docs/rules.md#review: quoting a combine that is processing, completed or failed answers 409 and changes nothing', () => {
     for (const status of ['completed', 'processing', 'failed'] as const) {
       it(`a ${status} combine`, async () => {
         const fresh = await registerUser(t.app);
@@ -211,7 +211,7 @@ describe('combine wizard API', () => {
     await addSource(fresh, combine.id, { chargeCents: combine.funding.suggestedChargeCents.card });
     const key = randomUUID();
     const first = await completeWithQuote(fresh, combine.id, { key });
-    // The retry resends the same request: a completed combine is no longer quoted (DECISIONS §4).
+    // The retry resends the same request: a completed combine is no longer quoted (docs/rules.md#idempotency).
     const quote = first.json().quote as { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
     const second = await fresh.request(
       'POST',
@@ -320,7 +320,7 @@ describe('combine wizard API', () => {
     expect(profile).toMatchObject({ boostsAvailable: 0, boostsUsed: 1, combineTotal: 4 });
   });
 
-  it('a draft\'s form data keeps no card secret under any name or type (DECISIONS §4)', async () => {
+  it('a draft\'s form data keeps no card secret under any name or type (docs/rules.md#cards)', async () => {
     const fresh = await registerUser(t.app);
     const combine = await startCombine(fresh, '80', '0');
     const formData = {

@@ -61,7 +61,7 @@ export async function completeCombine(
   // Spec: creation takes about 2 s in demo mode; the wait holds no locks.
   await app.adapters.delay('cardCreation');
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/combines/${combineId}/complete`, body: input });
-  // The new card is issued before anything is written (DECISIONS §7), with a reference derived
+  // The new card is issued before anything is written (docs/rules.md#outside-effects), with a reference derived
   // from the Idempotency-Key: a retry gets the same card from the processor. Issuing moves no
   // money; a completion refused below leaves that card unfunded and unused.
   const issued = await issueCard(app, userId, idempotencyKey, input.cardType);
@@ -165,7 +165,7 @@ async function claimPromoSpot(tx: Tx): Promise<boolean> {
 /**
  * The completion: load the facts, ask the core (core/plan-completion.ts), carry out its plan in
  * this transaction (promo spot, debits of the cards used as sources, one write of everything
- * else), and leave the captures in the outbox for after the commit (DECISIONS §7).
+ * else), and leave the captures in the outbox for after the commit (docs/rules.md#outside-effects).
  */
 async function completeInTransaction(
   app: FastifyInstance,
@@ -186,8 +186,8 @@ async function completeInTransaction(
     const figures = decided.code === 'quote_changed' || decided.code === 'underfunded';
     throw refusalError(decided, figures ? quoteViewFor(loaded, facts, input) : undefined);
   }
-  // The last promo spot went to someone else between review and now: the fees differ (DECISIONS
-  // §3), charge nothing and show the figures without the promo.
+  // The last promo spot went to someone else between review and now: the fees differ
+  // (docs/rules.md#promo-100th-spot), charge nothing and show the figures without the promo.
   if (decided.claimsPromoSpot && !(await claimPromoSpot(tx))) {
     throw conflict(QUOTE_CHANGED_MESSAGE, 'quote_changed', quoteViewFor(loaded, { ...facts, promoSpotsLeft: 0 }, input));
   }

@@ -3,7 +3,7 @@
 // complete another combine of the same user or send the same request again at exactly that
 // moment. The completion must then be decided on the new rows, never on the ones it read; and
 // whatever happens there, every hold is captured once per completed combine and never for a
-// refusal or a replay (DECISIONS §7).
+// refusal or a replay (docs/rules.md#outside-effects).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

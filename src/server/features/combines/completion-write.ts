@@ -142,7 +142,7 @@ export type CompletionWrite = {
   promoEnd: Date;
   /** The sources with their final figures (status captured). */
   captured: SourceRow[];
-  /** The holds to capture once this commits (DECISIONS §7), written claimed by this writer (decision 140). */
+  /** The holds to capture once this commits (docs/rules.md#outside-effects), written claimed by this writer (decision 140). */
   effects: MoneyEffect[];
   /** The lease of those claims (`app.effects.leaseSeconds`). */
   effectLeaseSeconds: number;

@@ -1,7 +1,7 @@
 // Drafts deleted by the server rather than by the user's Delete: those past their 7 days
 // (decision 163) and every draft of an account being closed (decision 165). As with the user's
 // Delete, the rows go and a void for every hold they made is written with the delete, carried out
-// after the commit (DECISIONS §7).
+// after the commit (docs/rules.md#outside-effects).
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { combineSources, combines } from '../../db/schema';

@@ -1,6 +1,6 @@
 // Draft combines: everything before "Create Virtual Card". Each function is one use case; the
 // card data of a source goes to the processor once and only brand, last 4, expiry and the
-// processor's token are kept (DECISIONS §4).
+// processor's token are kept (docs/rules.md#cards).
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -62,7 +62,7 @@ function totalFrom(input: { baseInput: string; bufferInput: string; bufferMode: 
 }
 
 /**
- * The monthly combine limit, told before anything happens (issue 22): a new combine and every
+ * The monthly combine limit, told before anything happens: a new combine and every
  * pre-authorisation are refused once this month's completed combines reach the plan's limit, so
  * no card is held for a combine that could never complete. Completion checks again inside its
  * transaction (complete-combine.ts); this earlier check only spares the user the wasted steps.
@@ -164,7 +164,7 @@ export async function updateCombine(app: FastifyInstance, userId: string, combin
   return viewCombine(app, userId, combineId);
 }
 
-// The wizard may stash its UI state in formData, but never card data (DECISIONS §4): drop any
+// The wizard may stash its UI state in formData, but never card data (docs/rules.md#cards): drop any
 // field named like a card number or a security code, whatever the client calls it, and any long
 // run of digits, written as text or as a JSON number.
 const FORBIDDEN_KEYS = /card.?number|^number$|^pan$|cvv|cvc|cvn|^csc$|^cid$|security.?code|verification.?(code|value)/i;
@@ -217,7 +217,7 @@ export async function deleteCombine(app: FastifyInstance, userId: string, combin
     await tx.delete(combines).where(eq(combines.id, combineId));
     await enqueueEffects(tx, voidEffects(userId, combineId, sources));
   });
-  // The holds are voided after the commit (DECISIONS §7), from the rows written with the delete.
+  // The holds are voided after the commit (docs/rules.md#outside-effects), from the rows written with the delete.
   app.effects.kick();
 }
 
@@ -229,7 +229,7 @@ export function voidEffects(userId: string, combineId: string, sources: Array<{ 
     .map((authorizationId) => ({ kind: 'void', reference: effectReference.void(authorizationId), userId, payload: { authorizationId, combineId } }));
 }
 
-// DECISIONS §7: a hold is asked for before the transaction that records it, with a reference of
+// docs/rules.md#outside-effects: a hold is asked for before the transaction that records it, with a reference of
 // its own the processor keeps (add-source requests carry no Idempotency-Key, so each asks anew).
 const preauthorizationReference = (combineId: string) => `preauth:${combineId}:${randomUUID()}`;
 
@@ -263,7 +263,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     );
     if (!form.ok) throw badRequest(form.message);
     values = { type: form.type, provider: form.provider, chargeCents: form.chargeCents };
-    // Before the processor is asked (DECISIONS §7): a source refused here must leave no hold.
+    // Before the processor is asked (docs/rules.md#outside-effects): a source refused here must leave no hold.
     assertNetPositive(values, pricing.baseProductFeePpm);
     if (form.card) {
       await app.adapters.delay('preAuthorization');
@@ -417,7 +417,7 @@ export async function listCombines(
   query: { status: 'incomplete' | 'completed'; range: 'all' | '7d' | '1m'; limit: number },
 ): Promise<CombineSummary[]> {
   const conditions = [eq(combines.userId, userId), eq(combines.status, query.status)];
-  // Spec §6: in demo mode, draft queries only see simulated combines.
+  // docs/rules.md#combine-limit: in demo mode, draft queries only see simulated combines.
   if (query.status === 'incomplete' && app.config.demoMode) conditions.push(eq(combines.simulated, true));
   // A draft past its 7 days is not offered to continue, though the job may not have deleted it yet (decision 163).
   if (query.status === 'incomplete') conditions.push(gt(combines.createdAt, draftLifetimeCutoff(app.now())));

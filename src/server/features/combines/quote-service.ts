@@ -74,7 +74,7 @@ export function computeQuote(row: CombineRow, sources: SourceRow[], user: UserRo
 export async function quoteForReview(app: FastifyInstance, userId: string, combineId: string, choices: QuoteChoices): Promise<Quote> {
   return app.db.transaction(async (tx) => {
     const row = await loadCombine(tx, userId, combineId);
-    // DECISIONS §4: a combine that is processing, completed or failed is never re-quoted.
+    // docs/rules.md#review: a combine that is processing, completed or failed is never re-quoted.
     const notADraft = notADraftRefusal(row.status, 'quote') ?? expiredDraftRefusal(row.createdAt, app.now());
     if (notADraft) throw refusalError(notADraft);
     const { api } = await quoteFor(tx, app.now(), row, userId, choices);

@@ -1,5 +1,5 @@
 // GET /api/dashboard: the overview, computed from the user's own rows in one read. Nothing here
-// is sample data: a failure is a failure (DECISIONS §5).
+// is sample data: a failure is a failure (docs/rules.md#honest-figures).
 import { and, count, desc, eq, gt, gte, inArray, sum } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { BOOSTS } from '../../../core/boosts';

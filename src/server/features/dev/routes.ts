@@ -1,4 +1,4 @@
-// The demo mailbox (DECISIONS §6): e-mails that were not sent through SMTP stay in the outbox and
+// The demo mailbox (docs/rules.md#demo-mailbox): e-mails that were not sent through SMTP stay in the outbox and
 // are listed here, so a newcomer running PayWeave on their own machine can open the reset link.
 // Whoever reads another person's reset link owns that account, so the mailbox answers only
 // requests from the machine itself: a loopback peer (the socket's own address, whatever

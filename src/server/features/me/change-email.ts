@@ -1,4 +1,4 @@
-// Settings → Profile: change the sign-in e-mail (spec §5; DECISIONS §6: the current password is
+// Settings → Profile: change the sign-in e-mail (docs/rules.md#passwords; docs/rules.md#reauthentication: the current password is
 // checked). The old address is told, so a hijacked account does not change hands silently.
 import { and, eq, ne } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';

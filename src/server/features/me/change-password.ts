@@ -1,4 +1,4 @@
-// Settings → Security: change the password (spec §5; DECISIONS §6: the current password is
+// Settings → Security: change the password (docs/rules.md#passwords; docs/rules.md#reauthentication: the current password is
 // checked, the register rule applies). Every other session of the account ends; this one stays.
 import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../../contracts/auth';

@@ -308,7 +308,7 @@ describe('closing an account', () => {
     expect((await addSource(user, draft.id, { chargeCents: 2_000 })).statusCode).toBe(201);
     await reauthenticate(user);
 
-    // The pre-authorisation is asked for before the write that records it (DECISIONS §7); that
+    // The pre-authorisation is asked for before the write that records it (docs/rules.md#outside-effects); that
     // write then waits for the draft, which the closing has deleted.
     const added = await whileClosing(user, zeroCardId, () => addSource(user, draft.id, { chargeCents: 2_000 }));
 

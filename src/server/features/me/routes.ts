@@ -1,4 +1,4 @@
-// The signed-in user's own account (issue 3). Every handler reads the user id from the session,
+// The signed-in user's own account. Every handler reads the user id from the session,
 // never from the request, so one user's session can only ever reach that user's data.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -55,7 +55,7 @@ export const meRoutes: FastifyPluginAsyncZod = async (app) => {
         ip: request.ip,
         appUrl: app.config.appUrl,
       });
-      // The password was entered again: re-authentication rotates the session (DECISIONS §6).
+      // The password was entered again: re-authentication rotates the session (docs/rules.md#sessions).
       await rotateSession(request, reply, { passwordEntered: true });
       deliverMailSoon(app);
       return updated;

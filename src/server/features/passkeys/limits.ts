@@ -1,6 +1,6 @@
 // Rate limits of the passkey ceremonies, on the same limiter as the other account endpoints
 // (auth/limits.ts, decision 082): every option request and every answer per IP, and answers per
-// account counted with the IP (DECISIONS §6: a stranger's attempts never use up the owner's).
+// account counted with the IP (docs/rules.md#security: a stranger's attempts never use up the owner's).
 import type { DbOrTx } from '../../db/client';
 import { limitOn, type LimitRule } from '../../plugins/rate-limit';
 

@@ -1,7 +1,7 @@
 // Re-authentication with a passkey (before a card reveal, adding a passkey, turning on two-factor):
 // the alternative to typing the password again. The options list the account's own passkeys and
 // the challenge is bound to this session; a passkey of another account is refused. Like the
-// password's re-authentication it marks the session, and the session is rotated (DECISIONS §6:
+// password's re-authentication it marks the session, and the session is rotated (docs/rules.md#sessions:
 // a new token at every re-authentication), so a token copied before this moment stops working.
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// BNPL rebates (DECISIONS §2) are owed to the user from the moment the combine completes; they
+// BNPL rebates (docs/rules.md#bnpl) are owed to the user from the moment the combine completes; they
 // stay `pending` until the user has a preferred payout method with a destination registered with
 // the payout provider (decision 172: a payout goes only where the provider knows), and are paid to
 // it as soon as there is one. Called inside the caller's transaction: adding a payout method (or
@@ -6,7 +6,7 @@
 // (through the completion hook) all end with this.
 //
 // `processed` means decided and journaled: the payout itself is a money effect written in the same
-// transaction and sent through the payout adapter after the commit (DECISIONS §7, decision 030),
+// transaction and sent through the payout adapter after the commit (docs/rules.md#outside-effects, decision 030),
 // with the rebate's id as its reference, so it is paid once however often the send is retried.
 // The caller kicks the drain once its transaction has committed.
 import { and, asc, eq, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 // Decision 168: where payouts go. Saving a payout method's details registers its destination with
 // the payout provider, before the transaction that saves it and after the checks that allow it
-// (DECISIONS §7); only the provider's reference is kept, never the account number (nor, for ACH,
+// (docs/rules.md#outside-effects); only the provider's reference is kept, never the account number (nor, for ACH,
 // the bank's routing number, which goes with it: decision 171). Every payout
 // (a cash-out's, a BNPL rebate's) carries the destination decided with it, so a method removed or
 // changed before the drain sends it still pays where the user chose at the time.
@@ -65,7 +65,7 @@ async function everyStoredText(db: Db): Promise<string> {
   return texts.join('\n');
 }
 
-/** A completed combine with one Klarna source of $150.00: a rebate of $9.75 (DECISIONS §2). */
+/** A completed combine with one Klarna source of $150.00: a rebate of $9.75 (docs/rules.md#bnpl). */
 async function completeKlarnaCombine(user: ApiUser): Promise<string> {
   const combine = await startCombine(user, '143.85', '0', 'dollars');
   const added = await addSource(user, combine.id, { type: 'bnpl', provider: 'klarna', chargeCents: 15_000 });
@@ -129,7 +129,7 @@ describe('payout destinations', () => {
     await database.db.update(moneyEffects).set({ nextAttemptAt: new Date(Date.now() - 1_000) }).where(eq(moneyEffects.reference, reference));
     await app.effects.drain();
   };
-  /** Saves a method with its details (for ACH, with ROUTING: decision 171), or without any (before issue 22). */
+  /** Saves a method with its details (for ACH, with ROUTING: decision 171), or without any (as older API clients did). */
   const addMethod = (user: ApiUser, method: string, detail?: string) =>
     user.request('POST', '/api/payout-methods', detail === undefined ? { method } : method === 'ach' ? { method, detail, routingNumber: ROUTING } : { method, detail });
 
@@ -218,14 +218,14 @@ describe('payout destinations', () => {
     expect(twice.statusCode).toBe(409);
     expect(twice.json().error.message).toBe('ACH is already added as a payout method');
     expect(registrations().length - before).toBe(1);
-    // Without details (an API client of before issue 22) nothing is registered: the destination is unknown.
+    // Without details (an API client older than payout details) nothing is registered: the destination is unknown.
     const premium = await signUp(app, database.db, { subscription: 'premium' });
     expect((await addMethod(premium, 'paypal')).statusCode).toBe(201);
     expect((await methodRow(database.db, premium.id, 'paypal'))!.destinationRef).toBeNull();
     expect(registrations().length - before).toBe(1);
   });
 
-  // DECISIONS §6: a script with one account cannot spend the provider's quota, which every user
+  // docs/rules.md#security: a script with one account cannot spend the provider's quota, which every user
   // shares, by adding and removing a method in a loop.
   it('registrations are limited per user (10 in 10 minutes): the 11th is 429 before any call, refusals do not count', async () => {
     const user = await signUp(app, database.db);
@@ -340,7 +340,7 @@ describe('payout destinations', () => {
     const rebateEffects = async () => (await database.db.select().from(moneyEffects).where(and(eq(moneyEffects.userId, user.id), eq(moneyEffects.kind, 'rebate_payout'))));
     const rebateRows = () => database.db.select().from(rebates).where(eq(rebates.userId, user.id));
 
-    // Saved without details (an API client of before issue 22): preferred, but nothing to pay to.
+    // Saved without details (an API client older than payout details): preferred, but nothing to pay to.
     const bare = await addMethod(user, 'ach');
     expect(bare.statusCode).toBe(201);
     expect(bare.json()).toMatchObject({ preferredPayout: 'ach', rebatesPaid: { count: 0, amountCents: 0 }, pendingRebates: { count: 1, amountCents: 975 }, methods: [{ method: 'ach', needsDetails: true }] });
@@ -388,7 +388,7 @@ describe('payout destinations', () => {
     await database.db.transaction(async () => {
       await expect(app.adapters.payouts.registerDestination({ method: 'ach', payTo: { method: 'ach', routingNumber: ROUTING_DIGITS, accountNumber: '0000' }, reference: 'inside' })).rejects.toThrow(/inside a database transaction/);
     });
-    expect(guard.violations).toEqual(['payouts.registerDestination was called inside a database transaction (DECISIONS §7)']);
+    expect(guard.violations).toEqual(['payouts.registerDestination was called inside a database transaction (docs/rules.md#outside-effects)']);
     guard.violations.length = 0; // expected here; any other fails afterEach
   });
 });

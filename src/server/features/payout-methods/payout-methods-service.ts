@@ -93,7 +93,7 @@ function addRefusal(user: { subscription: string; closedAt: Date | null } | unde
 /**
  * Where the money goes, registered with the payout provider (decision 168): after the checks that
  * allow the method (read here without a lock; the transaction checks them again) and before the
- * transaction that saves it, never inside one (DECISIONS §7). Only the provider's reference is kept.
+ * transaction that saves it, never inside one (docs/rules.md#outside-effects). Only the provider's reference is kept.
  * In live mode the provider answers the spec's "not implemented" (501), and nothing is saved.
  */
 async function registerDestination(app: FastifyInstance, userId: string, method: PayoutMethod, payTo: PayTo): Promise<string> {
@@ -114,10 +114,10 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
 }
 
 /**
- * Spec §4: added as active with last_used now; the first one becomes preferred. Where the money
+ * docs/rules.md#payout-method-settings: added as active with last_used now; the first one becomes preferred. Where the money
  * goes (`detail`, and for ACH the bank's `routingNumber`, decision 171) is checked, registered with
- * the payout provider (decision 168) and kept masked; it is optional for API clients of before
- * issue 22 (sending neither: no destination is registered then, and nothing can be paid to the
+ * the payout provider (decision 168) and kept masked; it is optional for API clients older than
+ * payout details (sending neither: no destination is registered then, and nothing can be paid to the
  * method until its details are entered, decision 172). A routing number without its account
  * number, an ACH account without its routing number, or a routing number for another method is
  * refused (400, naming the field) before anything else.
@@ -185,7 +185,7 @@ function afterCommit(app: FastifyInstance, change: PayoutMethodChange): PayoutMe
   return change;
 }
 
-/** Spec §4: removing the preferred method moves the preference to another one, or clears it. */
+/** docs/rules.md#payout-method-settings: removing the preferred method moves the preference to another one, or clears it. */
 export async function removePayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
   return inTransaction(app.db, async (tx) => {
     const now = app.now();

@@ -20,7 +20,7 @@ async function preferredOf(t: TestApp, userId: string) {
   return row?.preferred ?? null;
 }
 
-/** A completed combine with one Klarna source of $150.00: a pending rebate of $9.75 (DECISIONS §2). */
+/** A completed combine with one Klarna source of $150.00: a pending rebate of $9.75 (docs/rules.md#bnpl). */
 async function completeKlarnaCombine(user: ApiUser) {
   const combine = await startCombine(user, '143.85', '0', 'dollars');
   const added = await addSource(user, combine.id, { type: 'bnpl', provider: 'klarna', chargeCents: 15_000 });
@@ -81,7 +81,7 @@ describe('payout methods API', () => {
     expect(me).toMatchObject({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active' }] });
   });
 
-  it('where the money goes is checked and kept masked: an account keeps its last 4 digits (issue 22)', async () => {
+  it('where the money goes is checked and kept masked: an account keeps its last 4 digits', async () => {
     const user = await signUp(t, { subscription: 'premium+' });
     const bad = await user.request('POST', '/api/payout-methods', { method: 'ach', detail: '12', routingNumber: '021000021' });
     expect(bad.statusCode).toBe(400);

@@ -85,7 +85,7 @@ describe('plans, upgrade and subscription API', () => {
     expect(loyalPlans.subscription).toMatchObject({ plan: 'premium', priceCents: 999, nextPaymentCents: 699 });
   });
 
-  it('the payment form is validated per spec §5 (demo mode: the first five fields), and nothing is charged', async () => {
+  it('the payment form is validated per docs/rules.md#upgrades (demo mode: the first five fields), and nothing is charged', async () => {
     const user = await signUp(t);
     const year = clock.getUTCFullYear();
     const cases: Array<[Record<string, unknown>, string]> = [

@@ -35,7 +35,7 @@ export async function upgradeSubscription(
   const now = app.now();
   const problems = paymentCardProblems(input.card, { now, demoMode: app.config.demoMode });
   if (problems.length > 0) throw badRequest(problems[0]!.message, problems);
-  // Spec §9: a demo payment takes a moment; the wait holds no lock.
+  // docs/rules.md#demo-declines: a demo payment takes a moment; the wait holds no lock.
   await app.adapters.delay('payment');
   // The card's digits never reach the fingerprint that is stored with the key: brand and last 4 do.
   const fingerprintBody = { plan: input.plan, billingCycle: input.billingCycle, card: cardSummary(input.card.number) };
@@ -136,7 +136,7 @@ export async function cancelSubscription(app: FastifyInstance, userId: string) {
         .set({
           cancelAtPeriodEnd: true,
           subscriptionLastCanceledAt: now,
-          // DECISIONS §3: cancelling resets the loyalty discount.
+          // docs/rules.md#loyalty: cancelling resets the loyalty discount.
           loyaltyDiscountMonths: 0,
           subscriptionUpdated: now,
           lastUpdated: now,

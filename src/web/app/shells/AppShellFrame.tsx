@@ -26,7 +26,7 @@ const ICON_PATHS = {
   menu: 'M4 6h16M4 12h16M4 18h16',
 } as const;
 
-// Spec §2: the side menu of the signed-in shell, in this order.
+// docs/rules.md#screens: the side menu of the signed-in shell, in this order.
 const MENU: readonly { to: string; label: string; icon: string }[] = [
   { to: '/dashboard', label: 'Dashboard', icon: ICON_PATHS.home },
   { to: '/create-card', label: 'Create Card', icon: ICON_PATHS.createCard },

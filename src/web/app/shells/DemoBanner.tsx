@@ -3,7 +3,7 @@ import { Icon } from '../../ui/Icon';
 
 const DEMO_BANNER_TEXT = 'Demo Mode: No real transactions are being processed';
 
-/** Spec §1: the banner every screen shows while the server runs in demo mode. */
+/** docs/rules.md#demo-mode: the banner every screen shows while the server runs in demo mode. */
 export function DemoBanner() {
   const { demoMode, isLoading } = usePublicConfig();
   // Until /api/config answers, the banner's space is kept (invisible, so it claims nothing):

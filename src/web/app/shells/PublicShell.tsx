@@ -8,7 +8,7 @@ import { DemoBanner } from './DemoBanner';
 import { useLogout } from './useLogout';
 import { useScrollReset } from './useScrollReset';
 
-/** Frame of the public pages (spec §2): demo banner, header, the page, footer. */
+/** Frame of the public pages (docs/rules.md#screens): demo banner, header, the page, footer. */
 export function PublicShell() {
   useScrollReset();
   return (
@@ -71,7 +71,7 @@ function HeaderActions() {
         Login
       </ButtonLink>
       <ButtonLink to="/register" variant="primary" size="sm">
-        {/* Spec §2: 'Get Started', shortened to 'Register' on phones. */}
+        {/* docs/rules.md#screens: 'Get Started', shortened to 'Register' on phones. */}
         <span className="label-wide">Get Started</span>
         <span className="label-narrow">Register</span>
       </ButtonLink>

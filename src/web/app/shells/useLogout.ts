@@ -5,7 +5,7 @@ import { useSingleFlight } from '../../lib/use-single-flight';
 import { useToast } from '../../ui/toast';
 
 /**
- * Logout for both shells (spec §2): POST /api/auth/logout, then 'Successfully logged out' and
+ * Logout for both shells (docs/rules.md#screens): POST /api/auth/logout, then 'Successfully logged out' and
  * /login; on failure 'Error logging out' and the user stays signed in.
  * (A plain async function rather than useMutation: the shells are in the first-load bundle and
  * this keeps TanStack's mutation machinery in the chunks of the pages that need it.)

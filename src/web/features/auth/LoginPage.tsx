@@ -17,7 +17,7 @@ import { TwoFactorStep } from './TwoFactorStep';
 import './auth.css';
 
 /**
- * Spec §2 /login: e-mail, password, remember me; then the page asked for, or /dashboard. With
+ * docs/rules.md#screens /login: e-mail, password, remember me; then the page asked for, or /dashboard. With
  * two-factor sign-in on, a right password leads to the code step (docs/decisions/014).
  */
 export default function LoginPage() {
@@ -40,7 +40,7 @@ export default function LoginPage() {
     if (returned && challengeId === null) heading.current?.focus();
   }, [returned, challengeId]);
 
-  // Auth screens are for visitors (spec §6): a signed-in user goes on to the app.
+  // Auth screens are for visitors (docs/rules.md#plans): a signed-in user goes on to the app.
   if (profile && !login.isPending && !login.isSuccess && !passkeySignIn.isPending && !passkeySignIn.isSuccess) return <Navigate to={next} replace />;
 
   async function onSubmit(values: { email: string; password: string; rememberMe: boolean }) {

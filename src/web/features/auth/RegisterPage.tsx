@@ -14,7 +14,7 @@ import { useRegister } from './api/auth';
 import { useSession } from '../../lib/session';
 import './auth.css';
 
-/** Spec §2 /register: e-mail, password, confirmation, terms; then /dashboard. */
+/** docs/rules.md#screens /register: e-mail, password, confirmation, terms; then /dashboard. */
 export default function RegisterPage() {
   const navigate = useNavigate();
   const toast = useToast();

@@ -13,7 +13,7 @@ import { useToast } from '../../ui/toast';
 import { useRequestPasswordReset } from './api/auth';
 import './auth.css';
 
-/** Spec §2 /reset-password: the e-mail form, then 'Check your email'. */
+/** docs/rules.md#screens /reset-password: the e-mail form, then 'Check your email'. */
 export default function ResetPasswordPage() {
   const toast = useToast();
   const { demoMode } = usePublicConfig();

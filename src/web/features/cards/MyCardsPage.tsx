@@ -26,7 +26,7 @@ const VIEWS: ReadonlyArray<{ value: View; label: string }> = [
 type PageFilter = (typeof CARD_FILTERS)[number]['value'];
 const isFilter = (value: string | null): value is PageFilter => CARD_FILTERS.some((f) => f.value === value);
 
-/** /my-cards (spec §2): the user's cards, newest first, filtered, as a grid of flip cards or a list. */
+/** /my-cards (docs/rules.md#screens): the user's cards, newest first, filtered, as a grid of flip cards or a list. */
 export default function MyCardsPage() {
   const [params, setParams] = useSearchParams();
   const filterParam = params.get('filter');
@@ -110,7 +110,7 @@ export default function MyCardsPage() {
       )}
 
       <CardDetailsModal card={selected} onClose={() => setSelected(null)} onCashOut={openCashout} />
-      {/* Spec §2: Cash Out on this page is a modal, the same form, rules and steps as /cashout. */}
+      {/* docs/rules.md#wizard-steps: Cash Out on this page is a modal, the same form, rules and steps as /cashout. */}
       <CashoutModal open={cashoutCardId !== null} onOpenChange={(open) => (open ? undefined : setCashoutCardId(null))} cardId={cashoutCardId} />
 
       <ButtonLink to="/create-card" className="fab" aria-label="Create a new card">

@@ -47,7 +47,7 @@ function fieldOf(message: string): keyof FormValues {
 
 /**
  * The cash-out form of /cashout and of the My Cards modal: card, amount (clamped to the balance),
- * payout method (the plan's rule, DECISIONS §3), a live fee preview from the core, the confirm
+ * payout method (the plan's rule, docs/rules.md#payout-methods-by-plan), a live fee preview from the core, the confirm
  * modal, processing and the success modal. The server decides; this only previews.
  */
 export function CashoutForm({ cards, initialCardId, onFinished, compact = false }: {
@@ -81,11 +81,11 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     return shown ? `${PAYOUT_METHOD_LABELS[method]} (${shown})` : PAYOUT_METHOD_LABELS[method];
   };
   const preferred = profile?.preferredPayout ?? null;
-  // No method is chosen for the user unless they saved one (issue 22): money goes where they say.
+  // No method is chosen for the user unless they saved one: money goes where they say.
   const defaultMethod = preferred && saved.includes(preferred) && choices.includes(preferred) ? preferred : '';
   const details = usePayoutDetails();
 
-  // A card emptied by the cash-out stays in the list until the success modal is closed (spec §4).
+  // A card emptied by the cash-out stays in the list until the success modal is closed (docs/rules.md#card-figures).
   const [success, setSuccess] = useState<CreateCashoutResponse | null>(null);
   const shownCards = useMemo(
     () => cards.filter((card) => card.remainingAmountCents > 0 || card.id === success?.card.id),
@@ -120,7 +120,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
     resolver,
     defaultValues: {
       cardId: firstCard?.id ?? '',
-      // The user says how much; 'Whole balance' fills it in one tap (issue 22).
+      // The user says how much; 'Whole balance' fills it in one tap.
       amount: '',
       payoutMethod: defaultMethod,
     },
@@ -203,7 +203,7 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
 
   const closeSuccess = () => {
     setSuccess(null);
-    // Spec §4: cards with nothing left drop out and the first remaining card is selected.
+    // docs/rules.md#wizard-steps: cards with nothing left drop out and the first remaining card is selected.
     const remaining = cards.filter((card) => card.remainingAmountCents > 0);
     const next = remaining.find((card) => card.id === cardId) ?? remaining[0] ?? null;
     details.reset();
@@ -406,8 +406,8 @@ export function CashoutForm({ cards, initialCardId, onFinished, compact = false 
 }
 
 /**
- * The amount in dollars, clamped to the card's balance as it is typed (spec §5), and saying so
- * beside the field when it happens (issue 22: a silent change of a money amount is not trusted).
+ * The amount in dollars, clamped to the card's balance as it is typed (docs/rules.md#amount-step), and saying so
+ * beside the field when it happens (a silent change of a money amount is not trusted).
  */
 function AmountField({ max }: { max: number | null }) {
   const [clampedTo, setClampedTo] = useState<number | null>(null);

@@ -14,7 +14,7 @@ type CashoutModalProps = {
 
 /**
  * The /cashout flow as a modal, for /my-cards: the same form, rules, confirm and success steps.
- * Its payout methods follow DECISIONS §3 (saved methods the plan allows, else the plan's).
+ * Its payout methods follow docs/rules.md#payout-methods-by-plan (saved methods the plan allows, else the plan's).
  */
 export function CashoutModal({ open, onOpenChange, cardId }: CashoutModalProps) {
   return (

@@ -7,7 +7,7 @@ import { Spinner } from '../../ui/Spinner';
 import { LOAD_ELIGIBLE_FAILED, useCashoutCards } from './api/cashouts';
 import { CashoutForm } from './CashoutForm';
 
-/** /cashout (spec §2): pick a card, an amount and a payout method; /cashout?cardId= preselects a card. */
+/** /cashout (docs/rules.md#cashout-checks): pick a card, an amount and a payout method; /cashout?cardId= preselects a card. */
 export default function CashoutPage() {
   const [params] = useSearchParams();
   const cards = useCashoutCards();

@@ -36,7 +36,7 @@ const CARD_STATUS_LABELS: Record<string, string> = { active: 'Active', cashed_ou
 const cardStatusLabel = (card: { status: string; frozen: boolean }) => `${CARD_STATUS_LABELS[card.status] ?? card.status}${card.frozen ? ' · Frozen' : ''}`;
 
 /**
- * Spec §2 /dashboard: promo banner, plan card, combines this month against the plan's limit,
+ * docs/rules.md#screens /dashboard: promo banner, plan card, combines this month against the plan's limit,
  * boosts held and used, quick links, the last 3 completed combines and the balance chart. Every
  * figure comes from GET /api/dashboard; a failed load says so with a retry, never sample data.
  */

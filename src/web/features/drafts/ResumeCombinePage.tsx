@@ -26,13 +26,13 @@ export const DRAFT_MESSAGES = {
 
 const savedDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** "Step 3 of 6: BNPL Setup"; a draft without a saved step resumes at step 1 (spec §2). */
+/** "Step 3 of 6: BNPL Setup"; a draft without a saved step resumes at step 1 (docs/rules.md#bnpl-steps). */
 export function stepLabel(step: number): string {
   const known = WIZARD_STEPS.find((s) => s.step === step) ?? { step: 1, title: 'Amount' };
   return `Step ${Math.min(known.step, PROGRESS_STEP_COUNT)} of ${PROGRESS_STEP_COUNT}: ${known.title}`;
 }
 
-/** /resume-combine: the user's saved combines, to continue or delete (spec §2). */
+/** /resume-combine: the user's saved combines, to continue or delete (docs/rules.md#save-for-later). */
 export default function ResumeCombinePage() {
   const drafts = useDrafts();
   const deletion = useDeleteDraft();

@@ -41,7 +41,7 @@ describe('FAQ content', () => {
     expect(answer).toContain('Premium ($9.99 a month or $99.99 a year):');
   });
 
-  it('reproduces the worked fee example of DECISIONS §2 (card source, $300 on Free)', () => {
+  it('reproduces the worked fee example of docs/rules.md#fee-examples (card source, $300 on Free)', () => {
     expect(answerTo('fees-overview')).toContain('charging $300.00 to a card costs $9.00 in processing and $3.00 in product fee, so $288.00');
   });
 

@@ -16,7 +16,7 @@ import './history.css';
 
 const isRange = (value: string | null): value is HistoryRange => HISTORY_RANGES.some((r) => r.value === value);
 
-/** /history (spec §2): completed combines, newest first, filtered by range, exportable as CSV. */
+/** /history (docs/rules.md#screens): completed combines, newest first, filtered by range, exportable as CSV. */
 export default function HistoryPage() {
   const [params, setParams] = useSearchParams();
   const rangeParam = params.get('range');

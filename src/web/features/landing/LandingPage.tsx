@@ -15,7 +15,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 // Radix, no form library and no zod. Keep it that way.
 
 /**
- * Spec §2: illustrative sample balances, $150 + $350 + $100 = $600. Not anyone's real account:
+ * docs/rules.md#screens: illustrative sample balances, $150 + $350 + $100 = $600. Not anyone's real account:
  * marketing copy, written out as text so the landing chunk need not load the money helpers.
  */
 const SAMPLE_SOURCES: readonly { label: string; detail: string; amount: string }[] = [

@@ -18,7 +18,7 @@ function meterPercent(remaining: number, limit: number): number {
   return Math.min(100, Math.max(0, (remaining / Math.max(1, limit)) * 100));
 }
 
-/** The launch promo and how many of its spots are really left (spec §2, DECISIONS §5). */
+/** The launch promo and how many of its spots are really left (docs/rules.md#screens, docs/rules.md#honest-figures). */
 export function PromoBox() {
   const promo = usePromoStatus();
   return (

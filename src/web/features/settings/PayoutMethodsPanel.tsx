@@ -42,7 +42,7 @@ function failureText(error: unknown, fallback: string): string {
 }
 
 /**
- * Settings → Payout Methods (spec §2, §4, §5): add what the plan allows, remove, choose the
+ * Settings → Payout Methods (docs/rules.md#screens, docs/rules.md#payout-method-settings): add what the plan allows, remove, choose the
  * preferred one (which receives BNPL rebates). Every toast is the spec's.
  */
 export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
@@ -99,7 +99,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
 
   const add = (event: FormEvent) => {
     event.preventDefault();
-    // Spec §5: one must be chosen and not already present.
+    // docs/rules.md#messages: one must be chosen and not already present.
     if (!isPayoutMethod(choice)) {
       toast.error(PAYOUT_METHOD_MESSAGES.select);
       return;
@@ -108,7 +108,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
       toast.error(payoutMethodAlreadyAdded(choice));
       return;
     }
-    // Where the money goes, asked now so a cash-out never goes to an unnamed account (issue 22);
+    // Where the money goes, asked now so a cash-out never goes to an unnamed account;
     // for ACH, the bank's routing number with the account number (decision 171).
     const checked = entered.check(choice);
     if (checked) run('add', choice, checked.input);
@@ -122,7 +122,7 @@ export function PayoutMethodsPanel({ profile }: { profile: Profile }) {
   };
 
   const notOnPlan = PAYOUT_METHODS.filter((m) => !plan.payoutMethods.includes(m));
-  // The picker offers only what can still be added (issue 22).
+  // The picker offers only what can still be added.
   const addable = plan.payoutMethods.filter((m) => !methods.data?.methods.some((saved) => saved.method === m));
   // Rebates go to the preferred method: without a destination they wait for its details (decision 172).
   const preferredWithoutDetails = methods.data?.methods.find((m) => m.preferred && m.needsDetails) ?? null;

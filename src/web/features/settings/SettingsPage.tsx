@@ -12,7 +12,7 @@ import { PromotionTab } from './components/PromotionTab';
 import { SecurityTab } from './components/SecurityTab';
 import './settings.css';
 
-// Spec §2 /settings: side tabs in this order. The open tab is in the address (?tab=security),
+// docs/rules.md#screens /settings: side tabs in this order. The open tab is in the address (?tab=security),
 // so a link can open it and the back button returns to the previous one.
 const TABS = [
   { value: 'profile', label: 'Profile' },

@@ -106,7 +106,7 @@ function SubscriptionDetails({ view, onCancel, cancelledNotice }: { view: Subscr
             <div>
               <dt>Loyalty</dt>
               <dd data-testid="subscription-loyalty">
-                {/* Spec §9: the loyalty discount resets on cancel; "Month 0" would read as a fault. */}
+                {/* docs/rules.md#loyalty: the loyalty discount resets on cancel; "Month 0" would read as a fault. */}
                 {view.cancelAtPeriodEnd
                   ? 'Reset by the cancellation: a new subscription starts again at month 1'
                   : `Month ${view.loyaltyMonths}, ${formatPpmAsPercent(view.loyaltyDiscountPpm)} discount`}

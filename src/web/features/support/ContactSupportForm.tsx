@@ -15,7 +15,7 @@ import { TextAreaField } from '../../ui/TextAreaField';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/toast';
 
-// The support form of /support and /faq (spec §2, §5): name, e-mail and message, all required.
+// The support form of /support and /faq (docs/rules.md#screens, docs/rules.md#honest-figures): name, e-mail and message, all required.
 // In demo mode nothing is sent, and the form says so plainly instead of pretending.
 
 type Outcome =

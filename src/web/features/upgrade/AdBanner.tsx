@@ -5,12 +5,12 @@ import { Icon } from '../../ui/Icon';
 import { useSession } from '../../lib/session';
 import './upgrade.css';
 
-/** Spec §2: the ad can be closed after 3 s and goes away by itself after 15 s. */
+/** docs/rules.md#screens: the ad can be closed after 3 s and goes away by itself after 15 s. */
 export const AD_CLOSABLE_AFTER_S = 3;
 export const AD_VISIBLE_FOR_S = 15;
 
 /**
- * The Free plan's ad (paid plans have none, spec §9). Spec §2 places it on /upgrade. A house ad
+ * The Free plan's ad (paid plans have none, docs/rules.md#plans). docs/rules.md#screens places it on /upgrade. A house ad
  * for the paid plans: nothing from a third party is loaded.
  */
 export function AdBanner() {

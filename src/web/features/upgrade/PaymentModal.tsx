@@ -28,7 +28,7 @@ export type PaymentChoice = { plan: PlanId; cycle: BillingCycle; listPriceCents:
 const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
 
 /**
- * The upgrade's payment form (spec §5): name, number grouped in fours (at most 19 characters),
+ * The upgrade's payment form (docs/rules.md#upgrades): name, number grouped in fours (at most 19 characters),
  * MM, year (this year to +10), CVV (digits, at most 4), ZIP (digits, at most 5). Demo mode needs
  * the first five. The card goes to the server once and is never kept.
  */

@@ -30,7 +30,7 @@ const CYCLES: ReadonlyArray<{ value: BillingCycle; label: string }> = [
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
 
-/** /upgrade (spec §2): plan cards, monthly/yearly, loyalty, the comparison table, payment and success. */
+/** /upgrade (docs/rules.md#screens): plan cards, monthly/yearly, loyalty, the comparison table, payment and success. */
 export default function UpgradePage() {
   const plans = usePlans();
   return (

@@ -9,7 +9,7 @@ describe('upgrade comparison table', () => {
   });
 
   it('combine fees follow the fee model: the smallest charge for the card plus the creation fee', () => {
-    // A $600.00 net needs $624.67 on Free (DECISIONS §2 table); the card is $599.90 of it.
+    // A $600.00 net needs $624.67 on Free (docs/rules.md#card-source-fees table); the card is $599.90 of it.
     expect(combineFeesCents(59_990, 'free', false)).toBe(62_467 - 59_990);
     expect(combineFeesCents(59_990, 'premium', false)).toBe(62_143 - 59_990);
   });

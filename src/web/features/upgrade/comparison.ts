@@ -6,13 +6,13 @@ import { discountedPriceCents, planPaymentCents } from '../../../core/loyalty';
 import { PLAN_IDS, planPriceCents } from '../../../core/plans';
 import type { BillingCycle, PlanId } from '../../../core/plans';
 
-/** Spec §2: card amounts $999 to $10,999 in steps of $1,000, months 1 to 6. */
+/** docs/rules.md#wizard-steps: card amounts $999 to $10,999 in steps of $1,000, months 1 to 6. */
 export const COMPARISON_AMOUNTS_CENTS: readonly number[] = Array.from({ length: 11 }, (_, i) => 99_900 + i * 100_000);
 export const COMPARISON_MONTHS: readonly number[] = [1, 2, 3, 4, 5, 6];
 
 /**
  * Fees to end up with a card of `cardCents` from one card source: the smallest charge whose net
- * covers the card and the creation fee taken from it (DECISIONS §2), minus the card itself.
+ * covers the card and the creation fee taken from it (docs/rules.md#creation-fee), minus the card itself.
  */
 export function combineFeesCents(cardCents: number, plan: PlanId, promoActive: boolean): number {
   const rate = productFeePpm({ plan, promoActive, boostUsed: false });

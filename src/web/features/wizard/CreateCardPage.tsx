@@ -30,7 +30,7 @@ function stepFrom(params: URLSearchParams): number | null {
 }
 
 /**
- * /create-card: the combine wizard (spec §2, §4). `?resume=<id>` continues a saved draft;
+ * /create-card: the combine wizard (docs/rules.md#wizard-steps, docs/rules.md#save-for-later). `?resume=<id>` continues a saved draft;
  * `?combine=<id>&step=<n>` is the wizard's own draft, written there once it exists, so a reload or
  * Back then Forward reopens it (decision 160). A different saved draft or card in the address
  * starts a different wizard, hence the key; `combine` and `step` are not in it, since the wizard

@@ -54,7 +54,7 @@ export const DEMO_TEST_CARDS: ReadonlyArray<{ number: string; label: string; out
   { number: '4000 0000 0000 9995', label: 'Visa', outcome: 'always declined (insufficient funds)' },
 ];
 
-// What to do next after the server's refusal, which leads (spec §8: 'Insufficient funds for
+// What to do next after the server's refusal, which leads (docs/rules.md#messages: 'Insufficient funds for
 // pre-authorization'). The always-declined test number needs no more: the demo list says so.
 export const DECLINE_HINTS = {
   demoRandom:

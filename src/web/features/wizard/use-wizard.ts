@@ -31,7 +31,7 @@ import {
   useUpdateCombine,
 } from './api';
 
-// ---------- Messages (spec §8 and §2) ----------
+// ---------- Messages (docs/rules.md#messages, docs/rules.md#screens) ----------
 
 export const WIZARD_MESSAGES = {
   addSourceFailed: 'Failed to add payment source',
@@ -253,7 +253,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
       await saveMutation.mutateAsync({
         id: state.combineId,
         currentStep: state.step,
-        // No card data here: sources are tokens on the server (DECISIONS §4).
+        // No card data here: sources are tokens on the server (docs/rules.md#cards).
         formData: {
           ...state.amount,
           ...state.choices,

@@ -39,7 +39,7 @@ export function useCardTransactions(cardId: string) {
   return useQuery({ ...cardTransactionsQuery(cardId), select: (list: CardTransactionList): CardTransaction[] => list.transactions });
 }
 
-/** Spent, broken down into purchases, cash-outs and use as a source (DECISIONS §4). */
+/** Spent, broken down into purchases, cash-outs and use as a source (docs/rules.md#cards). */
 export function useCardSpending(cardId: string) {
   return useQuery({ ...cardTransactionsQuery(cardId), select: (list: CardTransactionList): CardSpending => list.spending });
 }

@@ -5,15 +5,15 @@ import { cashOutBlocker, cashOutHref, sourceBlocker, sourceHref } from '../card-
 type CardActionsProps = {
   card: Card;
   onViewDetails?: () => void;
-  /** Opens the cash-out modal (spec §2, My Cards); without it Cash Out links to /cashout. */
+  /** Opens the cash-out modal (docs/rules.md#cashout-checks, My Cards); without it Cash Out links to /cashout. */
   onCashOut?: (card: Card) => void;
   size?: 'sm' | 'md';
 };
 
 /**
  * View Full Details, Cash Out and Use as Source. The last two appear only when the server says
- * the card can do them (spec §2: active with a balance; DECISIONS record 007: an expired card
- * can still be cashed out); otherwise the reason is said instead (spec §5 zero-balance messages).
+ * the card can do them (docs/rules.md#screens: active with a balance; DECISIONS record 007: an expired card
+ * can still be cashed out); otherwise the reason is said instead (docs/rules.md#cashout-checks zero-balance messages).
  */
 export function CardActions({ card, onViewDetails, onCashOut, size = 'sm' }: CardActionsProps) {
   const label = `card ending ${card.last4}`;

@@ -2,8 +2,8 @@ import type { Card, CardSpending } from '../../../../contracts/cards';
 import { Money } from '../../../ui/Money';
 
 /**
- * Original, spent and remaining (spec §2): original = spent + remaining, since purchases,
- * cash-outs and use as a source all count as spent (DECISIONS §4). The details view passes the
+ * Original, spent and remaining (docs/rules.md#screens): original = spent + remaining, since purchases,
+ * cash-outs and use as a source all count as spent (docs/rules.md#card-figures). The details view passes the
  * breakdown of spent, shown under it once known.
  */
 export function CardAmounts({ card, spending }: { card: Card; spending?: CardSpending | undefined }) {

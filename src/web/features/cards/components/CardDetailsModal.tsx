@@ -21,7 +21,7 @@ type CardDetailsModalProps = {
   onCashOut?: (card: Card) => void;
 };
 
-/** The details modal of /my-cards (spec §2) with freeze, reveal, demo purchases and the transactions. */
+/** The details modal of /my-cards (docs/rules.md#screens) with freeze, reveal, demo purchases and the transactions. */
 export function CardDetailsModal({ card, onClose, onCashOut }: CardDetailsModalProps) {
   return (
     <Modal open={card !== null} onOpenChange={(open) => (open ? undefined : onClose())} title={card ? `Card ending ${card.last4}` : 'Card'} size="lg">

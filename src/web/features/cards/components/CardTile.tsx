@@ -7,7 +7,7 @@ import { CardAmounts } from './CardAmounts';
 import { CardFace } from './CardFace';
 
 /**
- * A grid card that flips (spec §2): the front is the card, the back its original, spent and
+ * A grid card that flips (docs/rules.md#screens): the front is the card, the back its original, spent and
  * remaining amounts with the actions. The hidden face is inert, so keyboard and screen-reader
  * users only ever meet the side that is showing. Each face's button names what it does ('Flip',
  * 'Flip back'), so they are plain buttons, not one toggle with a pressed state.

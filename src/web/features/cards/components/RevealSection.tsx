@@ -19,7 +19,7 @@ export const REVEAL_VISIBLE_MS = 60_000;
 export const REVEAL_HIDDEN_NOTE = 'Card details hidden again for your security.';
 
 /**
- * Reveal (DECISIONS §4, §6): asks the server for the full number, expiry and CVV; when the
+ * Reveal (docs/rules.md#card-expiry, docs/rules.md#never-logged): asks the server for the full number, expiry and CVV; when the
  * password was entered more than five minutes ago the server says so and this asks for it again
  * (or for a passkey, when the user has one).
  * The details live only in this component's state: closing the modal unmounts it, so they are

@@ -9,14 +9,14 @@ import { payoutDetail } from '../../../../core/payout-details';
 import { PAYOUT_METHOD_LABELS } from '../../../../core/plans';
 import { api, ApiError } from '../../../lib/api';
 
-/** Spec §8. */
+/** docs/rules.md#messages. */
 export const LOAD_ELIGIBLE_FAILED = 'Failed to load eligible cards';
 
 export const cashoutCardsQueryKey = ['cards', 'cashout-eligible'] as const;
 
 /**
  * Cards the server would cash out now (`can.cashOut`: active or expired, not frozen, balance
- * above 0), largest balance first (spec §7).
+ * above 0), largest balance first (docs/rules.md#screens).
  */
 export function useCashoutCards() {
   return useQuery({
@@ -35,7 +35,7 @@ export function eligibleCards(cards: readonly Card[]): Card[] {
 }
 
 /**
- * A method used for the first time is saved first, with where the money goes (issue 22; for ACH, with
+ * A method used for the first time is saved first, with where the money goes (for ACH, with
  * its bank's routing number, decision 171); a saved one without a destination gets its details the
  * same way (POST /api/payout-methods answers 200, decision 172).
  */

@@ -5,7 +5,7 @@ import { Icon } from '../../../ui/Icon';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
-/** The launch promo in the state it has for this user (spec §2: active, eligible, closed). */
+/** The launch promo in the state it has for this user (docs/rules.md#screens: active, eligible, closed). */
 export function PromoBanner({ promo }: { promo: DashboardData['promo'] }) {
   const end = promo.endsAt ? dateFormat.format(new Date(promo.endsAt)) : null;
   switch (promo.state) {

@@ -5,7 +5,7 @@ import { useDrafts } from '../../drafts';
 
 /**
  * Saved combines waiting to be finished. Save for Later says 'You can resume later from your
- * dashboard' (spec §4), so the dashboard shows them and leads to /resume-combine. Nothing while
+ * dashboard' (docs/rules.md#save-for-later), so the dashboard shows them and leads to /resume-combine. Nothing while
  * they load or when none is saved; a failed load is /resume-combine's to report.
  */
 export function SavedCombines() {

@@ -6,7 +6,7 @@ import { Money } from '../../../ui/Money';
 import { cardStatusLabel, formatDateTime, providerLabel, sourceTypeLabel } from '../history-format';
 
 /**
- * Everything /history shows about one completed combine (spec §2): created and completed times,
+ * Everything /history shows about one completed combine (docs/rules.md#screens): created and completed times,
  * status, promo, each source with provider, type, amount and fee, the BNPL maximum and actual
  * fee, the rebate and the resulting card. Used by the modal and by /history/:id alike.
  */

@@ -8,7 +8,7 @@ export const promoStatusQueryKey = ['promo'] as const;
 const PROMO_REFRESH_MS = 60_000;
 
 /**
- * GET /api/promo: the real number of launch-promo spots left. DECISIONS §5: no simulated
+ * GET /api/promo: the real number of launch-promo spots left. docs/rules.md#honest-figures: no simulated
  * countdown and no fallback number; a failure is shown as a failure.
  */
 export function usePromoStatus() {

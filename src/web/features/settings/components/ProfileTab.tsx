@@ -12,7 +12,7 @@ import { CloseAccountPanel } from './CloseAccountPanel';
 
 const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
-/** Settings → Profile: the account's e-mail, changed with the current password (DECISIONS §6). */
+/** Settings → Profile: the account's e-mail, changed with the current password (docs/rules.md#reauthentication). */
 export function ProfileTab({ profile }: { profile: Profile }) {
   const toast = useToast();
   const change = useChangeEmail();

@@ -5,7 +5,7 @@ import { Notice } from '../../../ui/Notice';
 
 const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 
-/** Settings → Promotion Status: days left of the launch promo, from promo_end (spec §2). */
+/** Settings → Promotion Status: days left of the launch promo, from promo_end (docs/rules.md#screens). */
 export function PromotionTab({ profile, now = new Date() }: { profile: Profile; now?: Date }) {
   const promoEnd = profile.promoEnd ? new Date(profile.promoEnd) : null;
   const days = promoDaysRemaining(promoEnd, now);

@@ -16,7 +16,7 @@ import { TwoFactorPanel } from './TwoFactorPanel';
 
 const EMPTY: ChangePasswordFormValues = { currentPassword: '', newPassword: '', confirmNewPassword: '' };
 
-/** Settings → Security: change the password with the live checklist (spec §5), two-factor sign-in, passkeys, signed-in devices and recent security activity. */
+/** Settings → Security: change the password with the live checklist (docs/rules.md#passwords), two-factor sign-in, passkeys, signed-in devices and recent security activity. */
 export function SecurityTab() {
   const { profile } = useSession();
   const toast = useToast();

@@ -18,7 +18,7 @@ const BUFFER_MODES: readonly { mode: BufferMode; label: string }[] = [
   { mode: 'dollars', label: 'Dollars ($)' },
 ];
 
-/** Step 1: the purchase amount plus a tax buffer gives the card total (spec §2, §5). */
+/** Step 1: the purchase amount plus a tax buffer gives the card total (docs/rules.md#wizard-steps, docs/rules.md#amount-step). */
 export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNote: string | null }) {
   const { state, actions, pending } = wizard;
   const { amount, totals, amountError } = state;
@@ -144,7 +144,7 @@ export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNot
       </form>
 
       <WizardActions>
-        {/* At the limit nothing would complete, so nothing starts: no card is held in vain (issue 22). */}
+        {/* At the limit nothing would complete, so nothing starts: no card is held in vain. */}
         <Button onClick={() => void actions.continueFromAmount()} disabled={!totals || limitReached} loading={pending.amount}>
           Continue
           <Icon name="arrowRight" size={18} />

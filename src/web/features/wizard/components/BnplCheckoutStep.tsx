@@ -28,7 +28,7 @@ export function formatExpiryInput(value: string): string {
   return `${digits.slice(0, 2)}/${digits.slice(2)}`;
 }
 
-/** Step 4 with BNPL: the one-time card from the provider (spec §4, §5), one per BNPL source. */
+/** Step 4 with BNPL: the one-time card from the provider (docs/rules.md#wizard-steps, docs/rules.md#bnpl-steps), one per BNPL source. */
 export function BnplCheckoutStep({ wizard }: { wizard: Wizard }) {
   const { combine, actions, pending } = wizard;
   const bnplSources = combine?.sources.filter((s) => s.type === 'bnpl') ?? [];
@@ -96,7 +96,7 @@ function BnplCardForm({ source, submitting, onSubmit }: FormProps) {
       return;
     }
     setError(null);
-    // Spaces are removed before the number leaves the browser (spec §5).
+    // Spaces are removed before the number leaves the browser (docs/rules.md#messages).
     const ok = await onSubmit(source.id, { cardNumber: normaliseCardNumber(cardNumber), expiry: expiry.trim(), cvv: cvv.trim() });
     if (ok) {
       setCardNumber('');

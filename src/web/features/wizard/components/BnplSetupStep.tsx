@@ -12,7 +12,7 @@ import { WizardActions } from './WizardActions';
 /** DECISIONS: the merchant name a user types at the BNPL provider; used until /api/config answers. */
 export const DEFAULT_PAY_ADDRESS = 'pay.payweave.example';
 
-/** Step 3: how to get a one-time card from the BNPL provider (spec §2). */
+/** Step 3: how to get a one-time card from the BNPL provider (docs/rules.md#bnpl-steps). */
 export function BnplSetupStep({ wizard }: { wizard: Wizard }) {
   const { combine, actions, pending } = wizard;
   const { config } = usePublicConfig();

@@ -87,7 +87,7 @@ type Props = {
   onAdded: () => void;
 };
 
-/** Step 2's add-source form (spec §5): every failed check is a toast with the spec's words. */
+/** Step 2's add-source form (docs/rules.md#source-validation): every failed check is a toast with the spec's words. */
 export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd, adding, onAdded }: Props) {
   const toast = useToast();
   const [form, setForm] = useState<FormState>(() => initialForm(prefill, combine));
@@ -218,7 +218,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
       if (prefill) onPrefillUsed();
       onAdded();
     } else if (outcome.declined) {
-      // Everything typed stays, so Try again is one click (issue 22); the message says what happened.
+      // Everything typed stays, so Try again is one click; the message says what happened.
       setDeclined(isCard ? declineMessage({ serverMessage: outcome.message, cardNumber: form.cardNumber, demoMode, declineTestNumber: DECLINE_TEST_CARD }) : outcome.message);
     }
   };
@@ -459,7 +459,7 @@ export function SourceForm({ combine, activeCards, prefill, onPrefillUsed, onAdd
   );
 }
 
-/** Demo mode: the made-up numbers that work here, as payment test modes list them (issue 22). */
+/** Demo mode: the made-up numbers that work here, as payment test modes list them. */
 function DemoTestCards({ onUse }: { onUse: (number: string) => void }) {
   return (
     <section className="demo-test-cards" aria-labelledby="demo-test-cards-heading">

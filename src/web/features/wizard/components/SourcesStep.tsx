@@ -11,7 +11,7 @@ import type { Wizard } from '../use-wizard';
 import { SourceForm } from './SourceForm';
 import { WizardActions } from './WizardActions';
 
-/** Step 2: add sources until what reaches the card covers the total (spec §2, §4, §5). */
+/** Step 2: add sources until what reaches the card covers the total (docs/rules.md#wizard-steps, docs/rules.md#funding, docs/rules.md#source-validation). */
 export function SourcesStep({ wizard }: { wizard: Wizard }) {
   const { combine, funding, actions, pending, state } = wizard;
   const activeCards = useActiveCards();

@@ -12,7 +12,7 @@ export function progressLabels(_hasBnpl: boolean): string[] {
 
 type Props = { machine: WizardState; progressStep: number; done: boolean };
 
-/** Spec §2: the progress bar shows steps 1 to 6; an ordered list with aria-current on the step. */
+/** docs/rules.md#wizard-steps: the progress bar shows steps 1 to 6; an ordered list with aria-current on the step. */
 export function WizardProgress({ machine, progressStep, done }: Props) {
   const labels = progressLabels(machine.hasBnpl);
   return (
