@@ -1,62 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cardWithBalance, completeCombine, ok, PASSWORD, signUp } from './fixtures';
+import type { Combine } from './fixtures';
 
 // Cards, dashboard and history: filters and views, the flip, the reveal with its
 // password prompt, freeze blocking a purchase, a purchase lowering the balance, use as source,
 // history filters and CSV, the dashboard's figures after three combines, and load failures that
 // show the spec's message with a retry. Cards are created through the wizard's API (demo mode).
-
-const PASSWORD = 'Sturdy-Pass-2026';
-const VISA = '4242424242424242';
-
-type Api = APIRequestContext;
-type IssuedCard = { id: string; last4: string; originalAmountCents: number; remainingAmountCents: number };
-type Combine = { id: string; funding: { suggestedChargeCents: { card: number; internal: number } } };
-
-async function ok<T>(response: Awaited<ReturnType<Api['post']>>): Promise<T> {
-  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-async function register(page: Page) {
-  const email = `cards-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  // Registration is rate-limited per IP and the whole suite shares one; wait out a 429.
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true } });
-    if (response.status() !== 429) {
-      expect(response.status(), await response.text()).toBe(201);
-      return email;
-    }
-    await page.waitForTimeout(20_000);
-  }
-  throw new Error('registration stayed rate-limited');
-}
-
-/** A completed combine of `base` dollars funded by one Visa credit card, through the wizard's API. */
-async function createCard(request: Api, base: string, cardType: 'general' | 'single-use' = 'general'): Promise<{ combineId: string; card: IssuedCard }> {
-  const combine = await ok<Combine>(await request.post('/api/combines', { data: { baseInput: base, bufferInput: '0', bufferMode: 'percent' } }));
-  await ok(
-    await request.post(`/api/combines/${combine.id}/sources`, {
-      data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: VISA, expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
-    }),
-  );
-  return completeCombine(request, combine.id, cardType);
-}
-
-async function completeCombine(request: Api, combineId: string, cardType: 'general' | 'single-use' = 'general') {
-  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType };
-  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combineId}/quote`, { data: choices }));
-  const done = await ok<{ card: IssuedCard }>(
-    await request.post(`/api/combines/${combineId}/complete`, {
-      data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
-      headers: { 'idempotency-key': randomUUID() },
-    }),
-  );
-  return { combineId, card: done.card };
-}
 
 const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 
@@ -78,9 +30,9 @@ async function openDetails(page: Page, last4: string) {
 }
 
 test('my cards: newest first, filters with their empty states, grid and list views, the flip', async ({ page }) => {
-  await register(page);
-  const older = (await createCard(page.request, '120')).card;
-  const newer = (await createCard(page.request, '45', 'single-use')).card;
+  await signUp(page, { label: 'cards' });
+  const older = (await cardWithBalance(page.request, '120')).card;
+  const newer = (await cardWithBalance(page.request, '45', { cardType: 'single-use' })).card;
   await ok(await page.request.post(`/api/cards/${older.id}/freeze`));
 
   await page.goto('/my-cards');
@@ -150,7 +102,7 @@ test('my cards: newest first, filters with their empty states, grid and list vie
 });
 
 test('a new user sees the Create a Card empty state; a failed load says so and retries', async ({ page }) => {
-  await register(page);
+  await signUp(page, { label: 'cards' });
   await page.goto('/my-cards');
   await expect(page.getByRole('heading', { name: 'No cards yet' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Create a Card' })).toHaveAttribute('href', '/create-card');
@@ -171,8 +123,8 @@ test('a new user sees the Create a Card empty state; a failed load says so and r
 });
 
 test('reveal asks for the password when the server wants it, then shows number, expiry and CVV, hidden again on reopen', async ({ page }) => {
-  await register(page);
-  const { card } = await createCard(page.request, '60');
+  await signUp(page, { label: 'cards' });
+  const { card } = await cardWithBalance(page.request, '60');
   // The server's five-minute rule is proven by the API tests; here the first answer says the
   // password is too old, so the prompt can be driven without waiting five minutes.
   let askedOnce = false;
@@ -212,8 +164,8 @@ test('reveal asks for the password when the server wants it, then shows number, 
 });
 
 test('a purchase lowers the balance; freezing declines the next one with its reason; unfreezing restores it', async ({ page }) => {
-  await register(page);
-  const { card } = await createCard(page.request, '50');
+  await signUp(page, { label: 'cards' });
+  const { card } = await cardWithBalance(page.request, '50');
   const dialog = await openDetails(page, card.last4);
 
   await dialog.getByLabel('Merchant name').fill('Corner Books');
@@ -250,8 +202,8 @@ test('a purchase lowers the balance; freezing declines the next one with its rea
 });
 
 test('use as source: a new combine funded from a card moves its balance into a new funded card', async ({ page }) => {
-  await register(page);
-  const { card: source } = await createCard(page.request, '100');
+  await signUp(page, { label: 'cards' });
+  const { card: source } = await cardWithBalance(page.request, '100');
   await page.goto('/my-cards');
   await tile(page, source.last4).getByRole('button', { name: `Flip card ending ${source.last4}` }).click();
   const link = tile(page, source.last4).getByRole('link', { name: `Use card ending ${source.last4} as Source` });
@@ -272,9 +224,9 @@ test('use as source: a new combine funded from a card moves its balance into a n
 });
 
 test('history: entries, range filters, details modal and page, and the CSV export', async ({ page }) => {
-  await register(page);
-  const first = await createCard(page.request, '75');
-  const second = await createCard(page.request, '130');
+  await signUp(page, { label: 'cards' });
+  const first = await cardWithBalance(page.request, '75');
+  const second = await cardWithBalance(page.request, '130');
 
   await page.goto('/history');
   await expect(page.getByRole('heading', { level: 1, name: 'Card History' })).toBeVisible();
@@ -323,9 +275,9 @@ test('history: entries, range filters, details modal and page, and the CSV expor
 });
 
 test('dashboard after three combines: 3 of 3 this month, a boost earned, the last three, the balances', async ({ page }) => {
-  await register(page);
+  await signUp(page, { label: 'cards' });
   const created = [];
-  for (const base of ['100', '200', '300']) created.push(await createCard(page.request, base));
+  for (const base of ['100', '200', '300']) created.push(await cardWithBalance(page.request, base));
 
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();

@@ -2,57 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import type { APIRequestContext, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cardWithBalance, ok, payoutDestination, signUp } from './fixtures';
 
 // Cash out, payout methods, plans, upgrade and subscription. Cards are created through
 // the wizard's API (demo mode); everything else goes through the screens.
 
-const PASSWORD = 'Sturdy-Pass-2026';
-const VISA = '4242424242424242';
-
 type Api = APIRequestContext;
-type IssuedCard = { id: string; last4: string; originalAmountCents: number; remainingAmountCents: number };
-type Combine = { id: string; funding: { suggestedChargeCents: { card: number } } };
 
 const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 const dollars = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-
-async function ok<T>(response: Awaited<ReturnType<Api['post']>>): Promise<T> {
-  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
-  return (await response.json()) as T;
-}
-
-async function register(page: Page) {
-  const email = `cashout-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  // Registration is rate-limited per IP and the whole suite shares one; wait out a 429.
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true } });
-    if (response.status() !== 429) {
-      expect(response.status(), await response.text()).toBe(201);
-      return email;
-    }
-    await page.waitForTimeout(20_000);
-  }
-  throw new Error('registration stayed rate-limited');
-}
-
-/** A completed combine of `base` dollars funded by one Visa credit card, through the wizard's API. */
-async function createCard(request: Api, base: string): Promise<IssuedCard> {
-  const combine = await ok<Combine>(await request.post('/api/combines', { data: { baseInput: base, bufferInput: '0', bufferMode: 'percent' } }));
-  await ok(
-    await request.post(`/api/combines/${combine.id}/sources`, {
-      data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: VISA, expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
-    }),
-  );
-  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
-  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combine.id}/quote`, { data: choices }));
-  const done = await ok<{ card: IssuedCard }>(
-    await request.post(`/api/combines/${combine.id}/complete`, {
-      data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
-      headers: { 'idempotency-key': randomUUID() },
-    }),
-  );
-  return done.card;
-}
 
 /** Upgrades through the API, for tests whose subject is not the payment form. */
 async function upgradeViaApi(request: Api, plan: 'premium' | 'premium+') {
@@ -87,8 +45,8 @@ async function cashOut(page: Page, amount: string) {
 }
 
 test('a Free user cashes out part of a card to ACH, sees the fee and net of DECISIONS, then the rest: Cashed Out', async ({ page }) => {
-  await register(page);
-  const card = await createCard(page.request, '500');
+  await signUp(page, { label: 'cashout' });
+  const { card } = await cardWithBalance(page.request, '500');
 
   await page.goto(`/cashout?cardId=${card.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Cash Out' })).toBeVisible();
@@ -159,8 +117,8 @@ test('a Free user cashes out part of a card to ACH, sees the fee and net of DECI
 });
 
 test('PayPal is refused on Free and offered after upgrading to Premium through the validated payment form', async ({ page }) => {
-  await register(page);
-  const card = await createCard(page.request, '200');
+  await signUp(page, { label: 'cashout' });
+  const { card } = await cardWithBalance(page.request, '200');
 
   await page.goto('/cashout');
   await expect(page.getByLabel('Payout method').locator('option', { hasText: 'PayPal' })).toHaveCount(0);
@@ -235,7 +193,7 @@ test('PayPal is refused on Free and offered after upgrading to Premium through t
 });
 
 test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ page }) => {
-  await register(page);
+  await signUp(page, { label: 'cashout' });
   await page.goto('/settings?tab=payout-methods');
   const panel = page.getByRole('tabpanel', { name: 'Payout Methods' });
   await expect(panel.getByText('You have no payout methods yet.')).toBeVisible();
@@ -299,9 +257,9 @@ test('payout methods: add, duplicate, plan limits, preferred, remove', async ({ 
 // without details (an API client older than payout details) is marked, refused before any money moves,
 // and its details, asked on the cash-out form, are saved with it before the cash-out.
 test('a method saved without details: marked in Settings, refused by the API, its details asked and saved on the cash-out form', async ({ page }) => {
-  await register(page);
-  const card = await createCard(page.request, '100');
-  await ok(await page.request.post('/api/payout-methods', { data: { method: 'ach' } }));
+  await signUp(page, { label: 'cashout' });
+  const { card } = await cardWithBalance(page.request, '100');
+  await payoutDestination(page.request, { details: false });
   const refused = await page.request.post('/api/cashouts', { data: { cardId: card.id, amountCents: 1_000, payoutMethod: 'ach' }, headers: { 'idempotency-key': randomUUID() } });
   expect(refused.status()).toBe(409);
   expect((await refused.json()).error.code).toBe('payout_method_needs_details');
@@ -328,7 +286,7 @@ test('a method saved without details: marked in Settings, refused by the API, it
 });
 
 test('subscription: plan, loyalty and next billing date, then cancel with the confirm modal', async ({ page }) => {
-  await register(page);
+  await signUp(page, { label: 'cashout' });
   await page.goto('/settings?tab=subscription');
   const panel = page.getByRole('tabpanel', { name: 'Subscription' });
   await expect(panel.getByTestId('subscription-plan')).toHaveText('Free Plan');
@@ -357,7 +315,7 @@ test('subscription: plan, loyalty and next billing date, then cancel with the co
 });
 
 test('a Free user sees the ad on /upgrade, which can be closed after 3 s', async ({ page }) => {
-  await register(page);
+  await signUp(page, { label: 'cashout' });
   await page.goto('/upgrade');
   const ad = page.getByRole('complementary', { name: 'Advertisement' });
   await expect(ad).toBeVisible();
@@ -371,7 +329,7 @@ test('a Free user sees the ad on /upgrade, which can be closed after 3 s', async
 
 test('the ad goes away by itself after 15 s', async ({ page }) => {
   await page.clock.install();
-  await register(page);
+  await signUp(page, { label: 'cashout' });
   await page.goto('/upgrade');
   const ad = page.getByRole('complementary', { name: 'Advertisement' });
   await expect(ad).toBeVisible();

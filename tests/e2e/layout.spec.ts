@@ -1,58 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cardWithBalance, ok, payoutDestination, signUp } from './fixtures';
+import type { Combine } from './fixtures';
 
 // every route, signed in with data (cards, history, a draft, a payout method and a
 // cash-out), on a 375 px phone and at 1280 px: no sideways scroll and no axe violations, with the
 // modals that open on those pages (history details, card details) checked too.
 
-const PASSWORD = 'Sturdy-Pass-2026';
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
 
-async function ok<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
-  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
-  return (response.status() === 204 ? null : await response.json()) as T;
-}
-
-async function register(page: Page, baseURL: string | undefined) {
-  const email = `layout-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true }, headers: { origin: baseURL ?? '' } });
-    if (response.status() !== 429) {
-      expect(response.status(), await response.text()).toBe(201);
-      return;
-    }
-    await page.waitForTimeout(20_000);
-  }
-  throw new Error('registration stayed rate-limited');
-}
-
-type Combine = { id: string; funding: { suggestedChargeCents: { card: number } } };
-
-async function createCard(request: APIRequestContext, headers: Record<string, string>, baseInput: string) {
-  const combine = await ok<Combine>(await request.post('/api/combines', { headers, data: { baseInput, bufferInput: '0', bufferMode: 'percent' } }));
-  await ok(await request.post(`/api/combines/${combine.id}/sources`, {
-    headers,
-    data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
-  }));
-  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
-  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combine.id}/quote`, { headers, data: choices }));
-  const done = await ok<{ card: { id: string } }>(await request.post(`/api/combines/${combine.id}/complete`, {
-    headers: { ...headers, 'idempotency-key': randomUUID() },
-    data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
-  }));
-  return done.card;
-}
-
 /** A user with two cards (one partly cashed out), history, a saved draft and a payout method. */
 async function seed(page: Page, baseURL: string | undefined) {
-  await register(page, baseURL);
+  await signUp(page, { label: 'layout', origin: baseURL ?? '' });
   const headers = { origin: baseURL ?? '' };
-  const first = await createCard(page.request, headers, '250');
-  await createCard(page.request, headers, '1234.56');
-  await ok(await page.request.post('/api/payout-methods', { headers, data: { method: 'ach', detail: '000123456789', routingNumber: '021000021' } }));
+  const { card: first } = await cardWithBalance(page.request, '250', { headers });
+  await cardWithBalance(page.request, '1234.56', { headers });
+  await payoutDestination(page.request, { headers });
   await ok(await page.request.post('/api/cashouts', { headers: { ...headers, 'idempotency-key': randomUUID() }, data: { cardId: first.id, amountCents: 5_000, payoutMethod: 'ach' } }));
   const draft = await ok<Combine>(await page.request.post('/api/combines', { headers, data: { baseInput: '80', bufferInput: '10', bufferMode: 'percent' } }));
   await ok(await page.request.post(`/api/combines/${draft.id}/save`, { headers, data: { currentStep: 2 } }));

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { APIRequestContext, CDPSession, Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cardWithBalance, signUp } from './fixtures';
 
 // Passkeys end to end (docs/decisions/090), on Chromium's virtual authenticator (CDP
 // WebAuthn domain: a CTAP2 platform authenticator with resident keys and user verification, as
@@ -11,47 +11,11 @@ import AxeBuilder from '@axe-core/playwright';
 // no password, confirm a card reveal with it, remove it. At 1280 and 375 px, with axe and no
 // sideways scroll on every new screen; screenshots of them go to test-results/passkeys.
 
-const PASSWORD = 'Sturdy-Pass-2026';
 const SIZES = [
   { label: 'desktop', width: 1280, height: 900 },
   { label: 'phone', width: 375, height: 812 },
 ] as const;
 const SHOTS = path.join('test-results', 'passkeys');
-
-async function ok<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<T> {
-  expect(response.ok(), `${response.url()} ${response.status()} ${await response.text()}`).toBe(true);
-  return (response.status() === 204 ? null : await response.json()) as T;
-}
-
-async function register(page: Page, baseURL: string | undefined) {
-  const email = `passkey-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const response = await page.request.post('/api/auth/register', { data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true }, headers: { origin: baseURL ?? '' } });
-    if (response.status() !== 429) {
-      expect(response.status(), await response.text()).toBe(201);
-      return email;
-    }
-    await page.waitForTimeout(20_000);
-  }
-  throw new Error('registration stayed rate-limited');
-}
-
-type Combine = { id: string; funding: { suggestedChargeCents: { card: number } } };
-
-async function createCard(request: APIRequestContext, headers: Record<string, string>) {
-  const combine = await ok<Combine>(await request.post('/api/combines', { headers, data: { baseInput: '75', bufferInput: '0', bufferMode: 'percent' } }));
-  await ok(await request.post(`/api/combines/${combine.id}/sources`, {
-    headers,
-    data: { type: 'credit', provider: 'visa', chargeCents: combine.funding.suggestedChargeCents.card, cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvv: '123' },
-  }));
-  const choices = { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' };
-  const quote = await ok<{ cardAmountCents: number; totalChargedCents: number; productFeeCents: number }>(await request.post(`/api/combines/${combine.id}/quote`, { headers, data: choices }));
-  const done = await ok<{ card: { id: string; last4: string } }>(await request.post(`/api/combines/${combine.id}/complete`, {
-    headers: { ...headers, 'idempotency-key': randomUUID() },
-    data: { ...choices, expected: { cardAmountCents: quote.cardAmountCents, totalChargedCents: quote.totalChargedCents, productFeeCents: quote.productFeeCents } },
-  }));
-  return done.card;
-}
 
 async function expectNoSidewaysScroll(page: Page, where: string) {
   const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
@@ -92,8 +56,8 @@ for (const size of SIZES) {
     mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width: size.width, height: size.height });
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
-    const email = await register(page, baseURL);
-    const card = await createCard(page.request, { origin: baseURL ?? '' });
+    const email = await signUp(page, { label: 'passkey', origin: baseURL ?? '' });
+    const { card } = await cardWithBalance(page.request, '75', { headers: { origin: baseURL ?? '' } });
 
     // Settings → Security: no passkey yet.
     await page.goto('/settings?tab=security');

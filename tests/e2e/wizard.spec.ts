@@ -1,34 +1,17 @@
 import { expect, test } from '@playwright/test';
 import type { APIResponse, Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { signUp } from './fixtures';
 import { BOOST_EARNED_MESSAGE, BOOST_MESSAGES } from '../../src/core/boosts';
 
 // The combine wizard: fees to the cent as docs/rules.md#fee-examples lists them, the spec's forward
 // and back rules, the BNPL steps, a declined card, save for later and resume, and the boost
 // earned on the third combine; axe on every step. Test card numbers are made up (demo mode).
 
-const PASSWORD = 'Sturdy-Pass-2026';
 const VISA = '4242 4242 4242 4242';
 const MASTERCARD = '5555555555554444';
 const DECLINED = '4000000000009995';
 const EXPIRY_YEAR = String(new Date().getFullYear() + 2);
-
-async function register(page: Page, baseURL: string | undefined) {
-  const email = `wizard-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  // Registration is rate-limited per IP; the suite registers many users, so wait out a 429.
-  for (let attempt = 0; attempt < 4; attempt += 1) {
-    const response = await page.request.post('/api/auth/register', {
-      data: { email, password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: true },
-      headers: { origin: baseURL ?? '' },
-    });
-    if (response.status() !== 429) {
-      expect(response.status(), await response.text()).toBe(201);
-      return email;
-    }
-    await page.waitForTimeout(20_000);
-  }
-  throw new Error('registration stayed rate-limited');
-}
 
 async function expectAxeClean(page: Page, where: string) {
   // Toasts come and go while axe runs; they are checked on their own pages of the kit.
@@ -91,7 +74,7 @@ test.describe('create-card wizard', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test('a Free user combines two card sources with a 10% buffer; every fee matches DECISIONS to the cent', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await expect(stepHeading(page, 'Amount')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Card creation progress' }).locator('[aria-current="step"]')).toContainText('Amount');
@@ -180,7 +163,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('back navigation without BNPL: the one review (5) → 2, 2 → 1 with the amount kept', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await enterAmount(page, '100', '0', 'Dollars ($)');
     await expect(page.getByTestId('combined-total')).toHaveText('$100.00');
@@ -210,7 +193,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('a reload reopens the draft: Sources with its source and what is left to fund, then the review with its choices (decision 160)', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await enterAmount(page, '200', '0', 'Dollars ($)');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
@@ -263,7 +246,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('a BNPL source goes through setup (3) and checkout (4) with the exact one-time card, and Back follows the BNPL rules', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await enterAmount(page, '300', '10');
     await expect(page.getByTestId('combined-total')).toHaveText('$330.00');
@@ -343,7 +326,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('add-source checks show the spec messages, and the decline test card shows the processor’s refusal', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await enterAmount(page, '200', '10');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
@@ -386,7 +369,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('save for later on a BNPL step, resume on the saved step with the sources intact, and finish', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/resume-combine');
     await expect(page.getByRole('heading', { name: 'No saved combines' })).toBeVisible();
     await expectAxeClean(page, '/resume-combine (empty)');
@@ -455,7 +438,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('a saved combine can be deleted after confirming; a missing one cannot be resumed', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     await enterAmount(page, '80', '10');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();
@@ -485,7 +468,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('a failed load of saved combines shows the error and a retry, never sample data', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     let failing = true;
     await page.route((url) => url.pathname === '/api/combines' && url.searchParams.get('status') === 'incomplete', (route) =>
       failing ? route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'Service unavailable.' } } }) : route.fallback(),
@@ -499,7 +482,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('the third combine, funded partly from a PayWeave card (Use as Source), earns a boost; the monthly limit is then announced', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     // Two combines through the API (the wizard's own calls), the third through the screens.
     for (let i = 0; i < 2; i += 1) await completeCombineViaApi(page, baseURL);
     const before = await ok(await page.request.get('/api/me'));
@@ -548,7 +531,7 @@ test.describe('create-card wizard', () => {
   });
 
   test('Create keeps its Idempotency-Key across a retry, and a changed quote charges nothing', async ({ page, baseURL }) => {
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     let lastQuote: Record<string, unknown> | null = null;
     page.on('response', async (response) => {
       if (response.url().endsWith('/quote') && response.ok()) lastQuote = (await response.json()) as Record<string, unknown>;
@@ -610,7 +593,7 @@ test.describe('create-card wizard', () => {
 
   test('the wizard fits a 375 px phone without sideways scrolling', async ({ page, baseURL }) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await register(page, baseURL);
+    await signUp(page, { label: 'wizard', origin: baseURL ?? '' });
     await page.goto('/create-card');
     // A total near the $50,000.00 maximum: the widest figures the funding summary shows.
     await enterAmount(page, '45000', '10');
