@@ -76,8 +76,8 @@ export async function completeCombine(
 
 /**
  * ACH saved as a payout method with a bank the payout provider knows (decision 171: a valid
- * routing number and an account). `details: false` saves it without them, as an API client of
- * before issue 22 did: such a method is refused for a payout until its details are given
+ * routing number and an account). `details: false` saves it without them, as an API client
+ * older than payout details did: such a method is refused for a payout until its details are given
  * (decision 172).
  */
 export async function payoutDestination(request: APIRequestContext, options: { details?: boolean; headers?: Headers } = {}): Promise<void> {
