@@ -143,7 +143,7 @@ describe('notADraftRefusal: a combine processing, completed or failed is not re-
   });
 });
 
-// docs/rules.md#fee-examples's model, written again independently: round half up in integer math.
+// The fee model of docs/rules.md#fee-examples, written again independently: round half up in integer math.
 const roundHalfUp = (cents: number, ppm: number) => Number((BigInt(cents) * BigInt(ppm) * 2n + 1_000_000n) / 2_000_000n);
 const PLAN_RATE: Record<PlanId, number> = { free: 10_000, premium: 5_000, 'premium+': 0 };
 const BNPL_RATE: Record<string, number> = { affirm: 40_000, klarna: 35_000, zip: 30_000, afterpay: 45_000 };

@@ -358,7 +358,7 @@ test.describe('create-card wizard', () => {
     await add.click();
     // A decline says what happened beside the form, keeps what was typed and offers Try again.
     const declined = page.getByRole('alert').filter({ hasText: 'Card declined' });
-    // docs/rules.md#messages's text, as the server answers it.
+    // The text of docs/rules.md#messages, as the server answers it.
     await expect(declined.locator('p')).toHaveText('Insufficient funds for pre-authorization');
     await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 9995');
     await expect(page.getByLabel('Amount to charge')).toHaveValue('100');
