@@ -2,7 +2,7 @@
 // made with whatever the tables held at that moment: on a new database, next to nothing. A plan
 // that scans a table because it was small then costs more with every row the table gains (round 5
 // found the journal's statement scanning ledger_accounts, round 7 the balance check scanning
-// journal_entries: docs/performance.md). Here every named statement of the app is planned the way
+// journal_entries: docs/history/performance-log.md). Here every named statement of the app is planned the way
 // PostgreSQL keeps it, on an empty database, and none may read a table by scanning it. Nor may
 // one count a clause's rows with an aggregate (use rowsWritten).
 import { PgDialect } from 'drizzle-orm/pg-core';

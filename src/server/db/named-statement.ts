@@ -1,7 +1,7 @@
 // Hot statements, built once. Drizzle's `.prepare(name)` gives a named statement (PostgreSQL
 // parses and plans it once per connection), but a query builder belongs to one handle: inside a
 // transaction it has to be built again for every request, and building a wide statement costs
-// 60–75 µs of CPU (docs/performance.md, round 4). Here the builder runs once per session class, with
+// 60–75 µs of CPU (docs/history/performance-log.md, round 4). Here the builder runs once per session class, with
 // `sql.placeholder(...)` for every value, and each call runs that prepared query on the caller's
 // connection (the pool or the transaction's client).
 //

@@ -1,6 +1,6 @@
 // A card debit and the journal that records it, in one statement (one round trip): the journal,
 // its entries and its transaction rows are written only if the conditional debit took the money.
-// Used by the cash-out, the hottest single-card movement (docs/performance.md, round 4).
+// Used by the cash-out, the hottest single-card movement (docs/history/performance-log.md, round 4).
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { namedSqlStatement, placeholderValues } from '../db/named-statement';

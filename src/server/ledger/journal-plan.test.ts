@@ -1,7 +1,7 @@
 // The journal's statement is planned once per connection and kept (a named statement), so its plan
 // must not depend on how many accounts there were when it was planned: a plan made while
 // ledger_accounts was small once scanned the whole table twice for every money movement, a cost
-// that grew with every card issued (docs/performance.md, round 5). Planned here on a fresh database,
+// that grew with every card issued (docs/history/performance-log.md, round 5). Planned here on a fresh database,
 // as generic as PostgreSQL makes it, the worst case.
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -29,7 +29,7 @@ describe(`the journal statement's plan`, () => {
 // The deferred balance check (migration 0001, a PL/pgSQL trigger per entry) sums its journal's
 // entries. PL/pgSQL keeps its query's plan for the connection: a plan made while journal_entries
 // was small read the whole table at every commit of every money movement once it had grown (seen
-// in a CPU profile of the benchmark, round 7 in docs/performance.md). Reproduced here: one
+// in a CPU profile of the benchmark, round 7 in docs/history/performance-log.md). Reproduced here: one
 // connection makes and keeps the plan while the table holds a few rows, another fills the table.
 describe(`the journal's balance check`, () => {
   it('reads only its own journal through the index, however small journal_entries was when its plan was made', async () => {

@@ -59,7 +59,7 @@ export function compactEntries(entries: Posting[]): Posting[] {
 
 // One fixed text for every journal, whatever its number of entries and transaction rows: the
 // lists travel as arrays (unnest), so it is a named statement built once, and PostgreSQL parses
-// and plans it once per connection (docs/performance.md, round 4).
+// and plans it once per connection (docs/history/performance-log.md, round 4).
 //
 // Planned once, it must stay right as ledger_accounts grows (a row per card): a plain join by
 // code, planned while the table was small, kept a hash join over a sequential scan of the whole

@@ -6,7 +6,7 @@
 // set on its own thread id read from /proc/thread-self/stat, then Linux's SCHED_IDLE policy where
 // `chrt` can set it, decision 138): the kernel then runs hashing only when nothing at normal
 // priority wants the CPU, so the event loop answering card lists and cash-outs, and PostgreSQL,
-// go first (docs/performance.md, "What the isolation floor needs"). Where that is not possible
+// go first (docs/history/performance-log.md, "What the isolation floor needs"). Where that is not possible
 // (not Linux, no /proc) the worker hashes at normal priority.
 //
 // The queue is fair between clients (the caller names one, the request's IP): each client's recent

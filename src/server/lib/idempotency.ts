@@ -40,7 +40,7 @@ function canonicalJson(value: unknown): string {
 
 // One statement claims the key: a new key is inserted, and a key older than the retention window
 // is forgotten (overwritten: the request counts as new). A live key is left alone and nothing is
-// returned. (It was a delete and an insert: one round trip less, docs/performance.md.)
+// returned. (It was a delete and an insert: one round trip less, docs/history/performance-log.md.)
 // The claim and the store run on every money request: named statements, built once
 // (db/named-statement.ts), parsed and planned once per connection.
 function claimStatement(db: DbOrTx) {

@@ -1,7 +1,7 @@
 // The completion's write is a named statement, planned once per connection and kept. Its plan must
 // reach every row it changes through a unique index, whatever the tables held when it was
 // planned: an extra condition on the combine's owner once made the generic plan update the
-// combine through the owner's index, reading every combine of theirs (docs/performance.md, round 7).
+// combine through the owner's index, reading every combine of theirs (docs/history/performance-log.md, round 7).
 import { describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../../tests/helpers/generic-plan';
 import { createTestDatabase } from '../../../../tests/helpers/test-db';

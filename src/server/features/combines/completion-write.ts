@@ -1,4 +1,4 @@
-// The completion's writes as one statement (docs/performance.md, round 7): the card and its ledger
+// The completion's writes as one statement (docs/history/performance-log.md, round 7): the card and its ledger
 // account, the balanced journal with its transaction rows, the BNPL rebates, the user's counters,
 // every source marked captured, the combine itself and, when the answer is final here, the
 // Idempotency-Key's answer. It runs either inside the completion's transaction, after the locked
