@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CASHOUT_MESSAGES, cashoutMethodChoices, validateCashout } from './cashout';
+import { CASHOUT_MESSAGES, cashoutAmountProblem, cashoutCardProblem, cashoutMethodChoices, cashoutMethodProblem, validateCashout } from './cashout';
 
 const valid = { plan: 'premium' as const, remainingCents: 12_345, method: 'paypal', amountInput: '100.00' };
 
@@ -35,5 +35,20 @@ describe('cash-out method choices (docs/rules.md#payout-methods-by-plan)', () =>
     expect(cashoutMethodChoices('premium', [])).toEqual(['ach', 'paypal']);
     expect(cashoutMethodChoices('premium', ['cashapp', 'paypal', 'paypal'])).toEqual(['paypal']);
     expect(cashoutMethodChoices('free', ['paypal'])).toEqual(['ach']);
+  });
+});
+
+describe('each input of a cash-out checked on its own', () => {
+  it('says what is wrong with the card, the method or the amount, or null', () => {
+    expect(cashoutCardProblem(null)).toBe(CASHOUT_MESSAGES.selectCard);
+    expect(cashoutCardProblem(0)).toBe(CASHOUT_MESSAGES.noBalance);
+    expect(cashoutCardProblem(1)).toBeNull();
+    expect(cashoutMethodProblem('free', null)).toBe(CASHOUT_MESSAGES.selectPayoutMethod);
+    expect(cashoutMethodProblem('free', 'paypal')).toBe('PayPal payouts are not available on the Free plan.');
+    expect(cashoutMethodProblem('free', 'ach')).toBeNull();
+    expect(cashoutAmountProblem('0', 100)).toBe(CASHOUT_MESSAGES.invalidAmount);
+    expect(cashoutAmountProblem('0.01', 100)).toBe(CASHOUT_MESSAGES.belowMinimum);
+    expect(cashoutAmountProblem('1.01', 100)).toBe('Amount cannot exceed remaining balance ($1.00)');
+    expect(cashoutAmountProblem('1.00', 100)).toBeNull();
   });
 });

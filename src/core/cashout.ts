@@ -39,9 +39,38 @@ export type CashoutCheck =
   | { ok: true; amountCents: number; method: PayoutMethod }
   | { ok: false; message: string };
 
+/** The card's own check: one is chosen (`remainingCents` not null) and it has money left. */
+export function cashoutCardProblem(remainingCents: number | null): string | null {
+  if (remainingCents === null) return CASHOUT_MESSAGES.selectCard;
+  if (remainingCents <= 0) return CASHOUT_MESSAGES.noBalance;
+  return null;
+}
+
+/** The payout method's own check: one is chosen, and the plan allows it. */
+export function cashoutMethodProblem(plan: PlanId, method: string | null): string | null {
+  if (!isPayoutMethod(method)) return CASHOUT_MESSAGES.selectPayoutMethod;
+  if (!isPayoutMethodAllowed(plan, method)) return payoutNotAllowedMessage(plan, method);
+  return null;
+}
+
+/** The amount's own check, against the balance of a card that has one (`remainingCents` above 0). */
+export function cashoutAmountProblem(amountInput: string, remainingCents: number): string | null {
+  const amount = parseMoneyInput(amountInput);
+  if (!amount.ok) {
+    return amount.reason === 'too_many_decimals' ? MESSAGES.tooManyDecimals
+      : amount.reason === 'too_large' ? exceedsBalanceMessage(remainingCents)
+      : CASHOUT_MESSAGES.invalidAmount;
+  }
+  if (amount.cents <= 0) return CASHOUT_MESSAGES.invalidAmount;
+  if (amount.cents < CASHOUT_MIN_AMOUNT_CENTS) return CASHOUT_MESSAGES.belowMinimum;
+  if (amount.cents > remainingCents) return exceedsBalanceMessage(remainingCents);
+  return null;
+}
+
 /**
- * Checks in the spec's order. `remainingCents` is null when no card is selected; an active
- * card with nothing left cannot be cashed out at all.
+ * Checks in the spec's order: the card, the method, the amount (each is one of the checks above).
+ * `remainingCents` is null when no card is selected; an active card with nothing left cannot be
+ * cashed out at all.
  */
 export function validateCashout(input: {
   plan: PlanId;
@@ -49,25 +78,12 @@ export function validateCashout(input: {
   method: string | null;
   amountInput: string;
 }): CashoutCheck {
-  if (input.remainingCents === null) return { ok: false, message: CASHOUT_MESSAGES.selectCard };
-  if (input.remainingCents <= 0) return { ok: false, message: CASHOUT_MESSAGES.noBalance };
-  if (!isPayoutMethod(input.method)) return { ok: false, message: CASHOUT_MESSAGES.selectPayoutMethod };
-  if (!isPayoutMethodAllowed(input.plan, input.method)) {
-    return { ok: false, message: payoutNotAllowedMessage(input.plan, input.method) };
-  }
-  const amount = parseMoneyInput(input.amountInput);
-  if (!amount.ok) {
-    return {
-      ok: false,
-      message: amount.reason === 'too_many_decimals' ? MESSAGES.tooManyDecimals
-        : amount.reason === 'too_large' ? exceedsBalanceMessage(input.remainingCents)
-        : CASHOUT_MESSAGES.invalidAmount,
-    };
-  }
-  if (amount.cents <= 0) return { ok: false, message: CASHOUT_MESSAGES.invalidAmount };
-  if (amount.cents < CASHOUT_MIN_AMOUNT_CENTS) return { ok: false, message: CASHOUT_MESSAGES.belowMinimum };
-  if (amount.cents > input.remainingCents) {
-    return { ok: false, message: exceedsBalanceMessage(input.remainingCents) };
-  }
-  return { ok: true, amountCents: amount.cents, method: input.method };
+  const card = cashoutCardProblem(input.remainingCents);
+  if (card !== null || input.remainingCents === null) return { ok: false, message: card ?? CASHOUT_MESSAGES.selectCard };
+  const method = cashoutMethodProblem(input.plan, input.method);
+  if (method !== null || !isPayoutMethod(input.method)) return { ok: false, message: method ?? CASHOUT_MESSAGES.selectPayoutMethod };
+  const amount = cashoutAmountProblem(input.amountInput, input.remainingCents);
+  const parsed = parseMoneyInput(input.amountInput);
+  if (amount !== null || !parsed.ok) return { ok: false, message: amount ?? CASHOUT_MESSAGES.invalidAmount };
+  return { ok: true, amountCents: parsed.cents, method: input.method };
 }

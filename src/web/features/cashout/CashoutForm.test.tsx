@@ -293,3 +293,43 @@ describe('cash-out dialogs and focus', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cash Out' })));
   });
 });
+
+// The server decides: its refusals are shown where its answer says, by the `details` path of a field
+// error (never by the wording of the message), else as the form's own alert.
+describe('the server refusing a cash-out', () => {
+  const savedAch = () => session(profileFixture({ preferredPayout: 'ach', payoutMethods: [{ method: 'ach', status: 'active', lastUsed: null, detail: '•••• 6789', needsDetails: false }] }));
+  const submitAndConfirm = async () => {
+    const { user } = renderPage(<CashoutForm cards={[card]} initialCardId={card.id} />);
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Card/ }), card.id);
+    await waitFor(() => expect((screen.getByLabelText(/^Payout method/) as HTMLSelectElement).value).toBe('ach'));
+    await user.type(screen.getByLabelText(/^Amount/), '100');
+    await user.click(screen.getByRole('button', { name: 'Cash Out' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirm cash-out' })).getByRole('button', { name: 'Confirm Cash Out' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  };
+
+  it('a field error lands on the field its path names, whatever its message says', async () => {
+    // A message that reads like the payout method's, on the amount's path: the path decides.
+    fakeApi({
+      'GET /api/session': savedAch(),
+      'POST /api/cashouts': { status: 400, body: { error: { code: 'validation_error', message: 'Please select a payout method', details: [{ path: '/amountCents', message: 'Please select a payout method' }] } } },
+    });
+    await submitAndConfirm();
+    const amount = screen.getByLabelText(/^Amount/);
+    await waitFor(() => expect(amount).toHaveAttribute('aria-invalid', 'true'));
+    expect(amount).toHaveAccessibleDescription(expect.stringContaining('Please select a payout method'));
+    expect(screen.getByLabelText(/^Payout method/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByLabelText(/^Card/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a refusal without a field path is the form alert, on no field', async () => {
+    fakeApi({
+      'GET /api/session': savedAch(),
+      'POST /api/cashouts': { status: 409, body: { error: { code: 'no_balance', message: 'This card has no remaining balance to cash out' } } },
+    });
+    await submitAndConfirm();
+    expect((await screen.findByRole('alert')).textContent).toContain('This card has no remaining balance to cash out');
+    for (const label of [/^Card/, /^Amount/, /^Payout method/]) expect(screen.getByLabelText(label)).not.toHaveAttribute('aria-invalid');
+  });
+});
