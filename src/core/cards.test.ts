@@ -4,6 +4,8 @@ import {
   CARD_MESSAGES,
   CARD_VALIDITY,
   cardExpiresAt,
+  checkBnplCardEntry,
+  checkSourceForm,
   DECLINE_TEST_CARD,
   printedExpiry,
   detectBrand,
@@ -210,6 +212,36 @@ describe('BNPL card entry validation (docs/rules.md#bnpl-steps)', () => {
   });
   it('requires a CVV of 3-4 digits', () => {
     expect(validateBnplCardEntry({ ...entry, cvv: '12' }, now)).toEqual({ ok: false, message: 'Please enter a valid CVV.' });
+  });
+});
+
+describe('checkSourceForm and checkBnplCardEntry: the field each refusal belongs to (forms mark it, the API names it)', () => {
+  it('names the add-source field of the first problem, a number of another network being the provider’s', () => {
+    const fieldOf = (over: Partial<SourceFormInput>) => {
+      const checked = checkSourceForm({ ...validCard, ...over }, now);
+      return checked.ok ? null : checked.field;
+    };
+    expect(fieldOf({})).toBeNull();
+    expect(fieldOf({ type: '' })).toBe('type');
+    expect(fieldOf({ provider: '' })).toBe('provider');
+    expect(fieldOf({ amountInput: '1.234' })).toBe('amount');
+    expect(fieldOf({ cardNumber: '4242' })).toBe('cardNumber');
+    expect(fieldOf({ cardNumber: '5555 5555 5555 4444' })).toBe('provider');
+    expect(fieldOf({ expiryYear: '' })).toBe('expiry');
+    expect(fieldOf({ cvv: '1' })).toBe('cvv');
+    expect(checkSourceForm({ ...validCard, cvv: '1' }, now)).toMatchObject(validateSourceForm({ ...validCard, cvv: '1' }, now));
+  });
+  it('names the BNPL card field of the first problem', () => {
+    const entry = { cardNumber: '4111 1111 1111 11', expiry: '07/27', cvv: '123' };
+    const fieldOf = (over: Partial<typeof entry>) => {
+      const checked = checkBnplCardEntry({ ...entry, ...over }, now);
+      return checked.ok ? null : checked.field;
+    };
+    expect(fieldOf({})).toBeNull();
+    expect(fieldOf({ cardNumber: '4111' })).toBe('cardNumber');
+    expect(fieldOf({ expiry: '7/27' })).toBe('expiry');
+    expect(fieldOf({ expiry: '05/25' })).toBe('expiry');
+    expect(fieldOf({ cvv: '12' })).toBe('cvv');
   });
 });
 

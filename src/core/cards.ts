@@ -183,6 +183,11 @@ export type SourceFormResult =
   | { ok: true; type: 'bnpl'; provider: BnplProviderId; chargeCents: number; card: null }
   | { ok: false; message: string };
 
+/** The add-source form's fields a failed check belongs to: the expiry month and year are one. */
+export type SourceFormField = 'type' | 'provider' | 'amount' | 'cardNumber' | 'expiry' | 'cvv';
+/** validateSourceForm's answer with the field of a failed check, for a form that marks the field. */
+export type SourceFormCheck = Exclude<SourceFormResult, { ok: false }> | { ok: false; field: SourceFormField; message: string };
+
 /**
  * The add-source form (docs/rules.md#source-validation), checked in the spec's order so the toast names the first
  * problem. Stricter than the spec where a looser check would accept nonsense: the card number
@@ -190,19 +195,26 @@ export type SourceFormResult =
  * has already ended is refused with the expiry message.
  */
 export function validateSourceForm(input: SourceFormInput, now: Date): SourceFormResult {
-  if (!isSourceType(input.type)) return { ok: false, message: CARD_MESSAGES.selectType };
+  const checked = checkSourceForm(input, now);
+  return checked.ok ? checked : { ok: false, message: checked.message };
+}
+
+/** validateSourceForm, with the field each failed check belongs to. */
+export function checkSourceForm(input: SourceFormInput, now: Date): SourceFormCheck {
+  if (!isSourceType(input.type)) return { ok: false, field: 'type', message: CARD_MESSAGES.selectType };
   const type = input.type;
-  if (!isProviderAllowed(type, input.provider)) return { ok: false, message: CARD_MESSAGES.selectProvider };
+  if (!isProviderAllowed(type, input.provider)) return { ok: false, field: 'provider', message: CARD_MESSAGES.selectProvider };
   const provider = input.provider;
 
   const amount = parseMoneyInput(input.amountInput);
   if (!amount.ok) {
     return {
       ok: false,
+      field: 'amount',
       message: amount.reason === 'too_many_decimals' ? MESSAGES.tooManyDecimals : CARD_MESSAGES.invalidAmount,
     };
   }
-  if (amount.cents <= 0) return { ok: false, message: CARD_MESSAGES.invalidAmount };
+  if (amount.cents <= 0) return { ok: false, field: 'amount', message: CARD_MESSAGES.invalidAmount };
 
   // isProviderAllowed checked that the provider is one of this type's, so the casts hold.
   if (type === 'bnpl') return { ok: true, type, provider: provider as BnplProviderId, chargeCents: amount.cents, card: null };
@@ -214,8 +226,8 @@ export function validateSourceForm(input: SourceFormInput, now: Date): SourceFor
     expiryYear: /^\d{4}$/.test(yearText) ? Number(yearText) : 0,
     cvv: input.cvv.trim(),
   };
-  const problem = sourceCardProblem(card, provider, now);
-  if (problem !== null) return { ok: false, message: problem };
+  const issue = sourceCardIssue(card, provider, now);
+  if (issue !== null) return { ok: false, ...issue };
   return { ok: true, type, provider: provider as CardProviderId, chargeCents: amount.cents, card };
 }
 
@@ -244,20 +256,31 @@ export function sourceCardProblem(
   provider: string,
   now: Date,
 ): string | null {
-  if (!/^\d{15,19}$/.test(normaliseCardNumber(card.number))) return CARD_MESSAGES.invalidCardNumber;
+  return sourceCardIssue(card, provider, now)?.message ?? null;
+}
+
+/** sourceCardProblem with the field it belongs to: a number of another network is the provider's problem. */
+function sourceCardIssue(
+  card: { number: string; expiryMonth: number; expiryYear: number; cvv: string },
+  provider: string,
+  now: Date,
+): { field: SourceFormField; message: string } | null {
+  if (!/^\d{15,19}$/.test(normaliseCardNumber(card.number))) return { field: 'cardNumber', message: CARD_MESSAGES.invalidCardNumber };
   const mismatch = providerBrandProblem(provider, card.number);
-  if (mismatch !== null) return mismatch;
+  if (mismatch !== null) return { field: 'provider', message: mismatch };
   const { expiryMonth, expiryYear } = card;
   const monthOk = Number.isInteger(expiryMonth) && expiryMonth >= 1 && expiryMonth <= 12;
   const yearOk = Number.isInteger(expiryYear) && expiryYear >= 1000 && expiryYear <= 9999;
-  if (!monthOk || !yearOk || isExpiryPast(expiryMonth, expiryYear, now)) return CARD_MESSAGES.invalidExpiry;
-  if (!/^\d{3,4}$/.test(card.cvv.trim())) return CARD_MESSAGES.invalidCvv;
+  if (!monthOk || !yearOk || isExpiryPast(expiryMonth, expiryYear, now)) return { field: 'expiry', message: CARD_MESSAGES.invalidExpiry };
+  if (!/^\d{3,4}$/.test(card.cvv.trim())) return { field: 'cvv', message: CARD_MESSAGES.invalidCvv };
   return null;
 }
 
 export type BnplCardEntryResult =
   | { ok: true; number: string; expiryMonth: number; expiryYear: number; cvv: string }
   | { ok: false; message: string };
+/** validateBnplCardEntry's answer with the field of a failed check, for a form that marks the field. */
+export type BnplCardEntryCheck = Exclude<BnplCardEntryResult, { ok: false }> | { ok: false; field: 'cardNumber' | 'expiry' | 'cvv'; message: string };
 
 /**
  * The BNPL one-time card form (docs/rules.md#bnpl-steps): number of 14-19 digits once spaces are removed,
@@ -269,15 +292,24 @@ export function validateBnplCardEntry(
   input: { cardNumber: string; expiry: string; cvv: string },
   now: Date,
 ): BnplCardEntryResult {
+  const checked = checkBnplCardEntry(input, now);
+  return checked.ok ? checked : { ok: false, message: checked.message };
+}
+
+/** validateBnplCardEntry, with the field each failed check belongs to. */
+export function checkBnplCardEntry(
+  input: { cardNumber: string; expiry: string; cvv: string },
+  now: Date,
+): BnplCardEntryCheck {
   const number = normaliseCardNumber(input.cardNumber);
-  if (!/^\d{14,19}$/.test(number)) return { ok: false, message: CARD_MESSAGES.bnplInvalidCardNumber };
+  if (!/^\d{14,19}$/.test(number)) return { ok: false, field: 'cardNumber', message: CARD_MESSAGES.bnplInvalidCardNumber };
   const match = /^(0[1-9]|1[0-2])\/(\d{2})$/.exec(input.expiry.trim());
-  if (!match) return { ok: false, message: CARD_MESSAGES.bnplInvalidExpiry };
+  if (!match) return { ok: false, field: 'expiry', message: CARD_MESSAGES.bnplInvalidExpiry };
   const expiryMonth = Number(match[1]);
   // Two-digit years are this century: a one-time card issued today cannot expire in the 2100s.
   const expiryYear = 2000 + Number(match[2]);
-  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, message: CARD_MESSAGES.bnplExpired };
+  if (isExpiryPast(expiryMonth, expiryYear, now)) return { ok: false, field: 'expiry', message: CARD_MESSAGES.bnplExpired };
   const cvv = input.cvv.trim();
-  if (!/^\d{3,4}$/.test(cvv)) return { ok: false, message: CARD_MESSAGES.bnplInvalidCvv };
+  if (!/^\d{3,4}$/.test(cvv)) return { ok: false, field: 'cvv', message: CARD_MESSAGES.bnplInvalidCvv };
   return { ok: true, number, expiryMonth, expiryYear, cvv };
 }

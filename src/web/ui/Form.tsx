@@ -1,6 +1,6 @@
 import type { FormHTMLAttributes, ReactNode } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import type { FieldValues, SubmitHandler, UseFormProps, UseFormReturn } from 'react-hook-form';
+import type { FieldValues, SubmitErrorHandler, SubmitHandler, UseFormProps, UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 
@@ -21,10 +21,12 @@ export function useZodForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
 
 type FormProps<Input extends FieldValues, Output extends FieldValues> = Omit<
   FormHTMLAttributes<HTMLFormElement>,
-  'onSubmit' | 'children'
+  'onSubmit' | 'onInvalid' | 'children'
 > & {
   form: UseFormReturn<Input, unknown, Output>;
   onSubmit: SubmitHandler<Output>;
+  /** Called instead of onSubmit when the schema refused the values (the fields already show why). */
+  onInvalid?: SubmitErrorHandler<Input>;
   children: ReactNode;
 };
 
@@ -35,13 +37,14 @@ type FormProps<Input extends FieldValues, Output extends FieldValues> = Omit<
 export function Form<Input extends FieldValues, Output extends FieldValues>({
   form,
   onSubmit,
+  onInvalid,
   children,
   className,
   ...rest
 }: FormProps<Input, Output>) {
   return (
     <FormProvider {...form}>
-      <form {...rest} noValidate className={['form', className ?? ''].filter(Boolean).join(' ')} onSubmit={form.handleSubmit(onSubmit)}>
+      <form {...rest} noValidate className={['form', className ?? ''].filter(Boolean).join(' ')} onSubmit={form.handleSubmit(onSubmit, onInvalid)}>
         {children}
       </form>
     </FormProvider>

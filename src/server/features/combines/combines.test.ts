@@ -51,23 +51,24 @@ describe('combine wizard API', () => {
     expect(JSON.stringify(stored)).not.toContain('"123"');
   });
 
-  it('each add-source validation failure answers with the spec message', async () => {
+  it('each add-source validation failure answers with the spec message, and the field it belongs to in `details`', async () => {
     const combine = await startCombine(user, '100', '0');
     const base = { type: 'credit', provider: 'visa', chargeCents: 5_000, cardNumber: TEST_VISA, expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvv: '123' };
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ ...base, provider: 'affirm' }, 'Please select a provider'],
-      [{ ...base, cardNumber: '4242 4242' }, 'Please enter a valid card number'],
-      [{ ...base, expYear: 2020 }, 'Please enter a valid expiry date'],
-      [{ ...base, cvv: '1' }, 'Please enter a valid CVV'],
-      [{ ...base, chargeCents: 0 }, 'Please enter a valid amount'],
-      [{ ...base, type: 'gift' }, 'Please select a payment source type'],
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ ...base, provider: 'affirm' }, 'Please select a provider', '/provider'],
+      [{ ...base, cardNumber: '4242 4242' }, 'Please enter a valid card number', '/cardNumber'],
+      [{ ...base, expYear: 2020 }, 'Please enter a valid expiry date', '/expMonth'],
+      [{ ...base, cvv: '1' }, 'Please enter a valid CVV', '/cvv'],
+      [{ ...base, chargeCents: 0 }, 'Please enter a valid amount', '/chargeCents'],
+      [{ ...base, type: 'gift' }, 'Please select a payment source type', '/type'],
       // Decision 162: a network chosen as provider must be the number's (it was listed as the number's).
-      [{ ...base, cardNumber: TEST_MASTERCARD }, 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.'],
+      [{ ...base, cardNumber: TEST_MASTERCARD }, 'This card number belongs to Mastercard, not Visa. Choose Mastercard as the provider, or check the number.', '/provider'],
     ];
-    for (const [body, message] of cases) {
+    for (const [body, message, path] of cases) {
       const res = await user.request('POST', `/api/combines/${combine.id}/sources`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.message).toBe(message);
+      expect(res.json().error.details, JSON.stringify(body)).toContainEqual({ path, message });
     }
   });
 

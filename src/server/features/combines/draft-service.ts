@@ -6,7 +6,8 @@ import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
 import { centsToInputString, formatUsd } from '../../../core/money';
-import { detectBrand, last4, validateBnplCardEntry, validateSourceForm } from '../../../core/cards';
+import { checkSourceForm, detectBrand, last4, validateBnplCardEntry } from '../../../core/cards';
+import type { SourceFormField } from '../../../core/cards';
 import { sourceCardRefusal } from '../../../core/plan-completion';
 import { isSourceNetPositive, FEE_MESSAGES } from '../../../core/fees';
 import { rangeStart } from '../../../core/dates';
@@ -233,6 +234,17 @@ export function voidEffects(userId: string, combineId: string, sources: Array<{ 
 // its own the processor keeps (add-source requests carry no Idempotency-Key, so each asks anew).
 const preauthorizationReference = (combineId: string) => `preauth:${combineId}:${randomUUID()}`;
 
+// A refused add-source field as schema refusals name it in `details` (JSON pointers into the request), so a
+// client marks the field it belongs to without reading the message: the expiry is the month and the year.
+const API_PATHS_OF_FIELD: Readonly<Record<SourceFormField, readonly string[]>> = {
+  type: ['/type'],
+  provider: ['/provider'],
+  amount: ['/chargeCents'],
+  cardNumber: ['/cardNumber'],
+  expiry: ['/expMonth', '/expYear'],
+  cvv: ['/cvv'],
+};
+
 export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
   assertDemo(app);
   const row = await loadCombine(app.db, userId, combineId);
@@ -249,7 +261,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
     values = await internalSourceValues(app, userId, input);
     assertNetPositive(values, pricing.baseProductFeePpm);
   } else {
-    const form = validateSourceForm(
+    const form = checkSourceForm(
       {
         type: input.type,
         provider: input.provider,
@@ -261,7 +273,7 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
       },
       app.now(),
     );
-    if (!form.ok) throw badRequest(form.message);
+    if (!form.ok) throw badRequest(form.message, API_PATHS_OF_FIELD[form.field].map((path) => ({ path, message: form.message })));
     values = { type: form.type, provider: form.provider, chargeCents: form.chargeCents };
     // Before the processor is asked (docs/rules.md#outside-effects): a source refused here must leave no hold.
     assertNetPositive(values, pricing.baseProductFeePpm);

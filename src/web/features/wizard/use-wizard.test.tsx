@@ -57,4 +57,26 @@ describe('useWizard', () => {
     expect(outcome).toEqual({ ok: false, declined: true, message: 'Insufficient funds for pre-authorization' });
     expect(screen.queryByText('Insufficient funds for pre-authorization')).toBeNull();
   });
+
+  it('hands the field paths of a refusal’s `details` back to the form, with its toast', async () => {
+    const server = fakeCombines();
+    const details = [{ path: '/expMonth', message: 'Please enter a valid expiry date' }];
+    fakeApi({ ...server.routes, 'POST /api/combines/combine-1/sources': { status: 400, body: { error: { code: 'validation_error', message: 'Please enter a valid expiry date', details } } } });
+    let wizard: Wizard | null = null;
+    renderPage(<WizardHarness options={{ resumeId: null, prefill: null }} onWizard={(w) => (wizard = w)} />, { path: '/create-card' });
+    const current = () => wizard!;
+    act(() => {
+      current().actions.editAmount('baseInput', '100');
+      current().actions.editAmount('bufferInput', '0');
+    });
+    act(() => current().actions.calculate());
+    await act(async () => {
+      await current().actions.continueFromAmount();
+    });
+    await waitFor(() => expect(screen.getByTestId('wizard-step')).toHaveTextContent('2'));
+    const card = { type: 'credit' as const, provider: 'visa' as const, chargeCents: 5_000, cardNumber: '4242424242424242', expMonth: 13, expYear: new Date().getFullYear() + 2, cvv: '123' };
+    const outcome = await act(() => current().actions.addSource(card));
+    expect(outcome).toEqual({ ok: false, declined: false, message: 'Please enter a valid expiry date', fieldErrors: details });
+    expect(await screen.findByText('Please enter a valid expiry date')).toBeVisible();
+  });
 });

@@ -55,8 +55,21 @@ export { INITIAL_CHOICES, initialWizardState, wizardReducer } from '../../../cor
 
 export type ResumeProblem = { message: string } | null;
 
-/** What adding a source came to; a decline keeps the form as typed so Try again resends it. */
-export type AddSourceOutcome = { ok: true } | { ok: false; declined: boolean; message: string };
+/** A field the API named in a refusal's `details`: its JSON pointer into the request (`/cardNumber`) and what is wrong with it. */
+export type ApiFieldError = { path: string; message: string };
+/**
+ * What adding a source came to; a decline keeps the form as typed so Try again resends it.
+ * `fieldErrors` is what the API's `details` named, empty when the refusal belongs to no field.
+ */
+export type AddSourceOutcome = { ok: true } | { ok: false; declined: true; message: string } | { ok: false; declined: false; message: string; fieldErrors: ApiFieldError[] };
+
+/** The `[{ path, message }]` of a validation refusal's `details`; anything else names no field. */
+function apiFieldErrors(error: unknown): ApiFieldError[] {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return [];
+  return error.details.filter(
+    (detail): detail is ApiFieldError => typeof detail === 'object' && detail !== null && typeof (detail as ApiFieldError).path === 'string' && typeof (detail as ApiFieldError).message === 'string',
+  );
+}
 
 export function useWizard(options: { resumeId: string | null; resumeStep?: number | null; prefill: SourcePrefill | null }) {
   const [state, dispatch] = useReducer(wizardReducer<CompleteCombineResponse, Quote>, options.prefill, (prefill) => initialWizardState<CompleteCombineResponse, Quote>(prefill));
@@ -149,7 +162,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
   // ----- Step 2 -----
   const addSource = useCallback(
     async (source: AddSourceRequest): Promise<AddSourceOutcome> => {
-      if (!state.combineId) return { ok: false, declined: false, message: WIZARD_MESSAGES.addSourceFailed };
+      if (!state.combineId) return { ok: false, declined: false, message: WIZARD_MESSAGES.addSourceFailed, fieldErrors: [] };
       try {
         await addSourceMutation.mutateAsync({ id: state.combineId, source });
         return { ok: true };
@@ -158,7 +171,7 @@ export function useWizard(options: { resumeId: string | null; resumeStep?: numbe
         if (error instanceof ApiError && error.status === 402) return { ok: false, declined: true, message: error.message };
         const message = refusalMessage(error, WIZARD_MESSAGES.addSourceFailed);
         toast.error(message);
-        return { ok: false, declined: false, message };
+        return { ok: false, declined: false, message, fieldErrors: apiFieldErrors(error) };
       }
     },
     [state.combineId, addSourceMutation, toast],

@@ -1,32 +1,31 @@
-import { useState } from 'react';
-import type { FormEvent } from 'react';
+import { z } from 'zod';
 import { useSingleFlight } from '../../../lib/use-single-flight';
-import { CARD_MESSAGES, groupCardNumber, normaliseCardNumber, validateBnplCardEntry } from '../../../../core/cards';
+import { checkBnplCardEntry } from '../../../../core/cards';
 import { formatUsd } from '../../../../core/money';
 import type { CombineSource } from '../../../../contracts/combines';
 import { Button } from '../../../ui/Button';
 import { Icon } from '../../../ui/Icon';
+import { Form, useZodForm } from '../../../ui/Form';
 import { Notice } from '../../../ui/Notice';
 import { useToast } from '../../../ui/toast';
 import { brandLabel, providerLabel } from '../labels';
 import type { Wizard } from '../use-wizard';
+import { CardDetailsFields } from './CardDetailsFields';
 import { WizardActions } from './WizardActions';
-import { WizardField } from './WizardField';
 
-type Field = 'cardNumber' | 'expiry' | 'cvv';
-const FIELD_OF_MESSAGE: Record<string, Field> = {
-  [CARD_MESSAGES.bnplInvalidCardNumber]: 'cardNumber',
-  [CARD_MESSAGES.bnplInvalidExpiry]: 'expiry',
-  [CARD_MESSAGES.bnplExpired]: 'expiry',
-  [CARD_MESSAGES.bnplInvalidCvv]: 'cvv',
-};
+export { formatExpiryInput } from './CardDetailsFields';
 
-/** "0428" → "04/28" as the user types; a typed slash is kept. */
-export function formatExpiryInput(value: string): string {
-  const digits = value.replace(/\D/g, '').slice(0, 4);
-  if (digits.length <= 2) return value.includes('/') && digits.length === 2 ? `${digits}/` : digits;
-  return `${digits.slice(0, 2)}/${digits.slice(2)}`;
-}
+type BnplCard = { cardNumber: string; expiry: string; cvv: string };
+const EMPTY_CARD: BnplCard = { cardNumber: '', expiry: '', cvv: '' };
+
+// docs/rules.md#bnpl-steps: the first problem, on its field; the output is what the API takes
+// (spaces removed from the number before it leaves the browser, docs/rules.md#messages).
+const bnplCardForm = z.object({ cardNumber: z.string(), expiry: z.string(), cvv: z.string() }).transform((entry, ctx): BnplCard => {
+  const checked = checkBnplCardEntry(entry, new Date());
+  if (checked.ok) return { cardNumber: checked.number, expiry: entry.expiry.trim(), cvv: checked.cvv };
+  ctx.addIssue({ code: 'custom', path: [checked.field], message: checked.message });
+  return z.NEVER;
+});
 
 /** Step 4 with BNPL: the one-time card from the provider (docs/rules.md#wizard-steps, docs/rules.md#bnpl-steps), one per BNPL source. */
 export function BnplCheckoutStep({ wizard }: { wizard: Wizard }) {
@@ -63,114 +62,45 @@ export function BnplCheckoutStep({ wizard }: { wizard: Wizard }) {
 type FormProps = {
   source: CombineSource;
   submitting: boolean;
-  onSubmit: (sourceId: string, card: { cardNumber: string; expiry: string; cvv: string }) => Promise<boolean>;
+  onSubmit: (sourceId: string, card: BnplCard) => Promise<boolean>;
 };
 
 function BnplCardForm({ source, submitting, onSubmit }: FormProps) {
   const toast = useToast();
-  const [cardNumber, setCardNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvv, setCvv] = useState('');
-  const [error, setError] = useState<{ field: Field; message: string } | null>(null);
+  // As the source form: errors come with the submit's toast and stay until their field is edited.
+  const form = useZodForm(bnplCardForm, { defaultValues: EMPTY_CARD, mode: 'onSubmit', reValidateMode: 'onSubmit', shouldFocusError: false });
   const provider = providerLabel(source.provider);
   const oneTime = source.oneTimeCardChargeCents ?? source.chargeCents + source.bnplFeeMaxCents;
 
-  const clear = (field: Field) => {
-    if (error?.field === field) setError(null);
-  };
-
   // One submit at a time: each pre-authorises the one-time card, and a fast double click lands
   // before `submitting` re-renders the button as busy.
-  const submitOnce = useSingleFlight(() => submit());
-  const onFormSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
-    void submitOnce();
-  };
-
-  const submit = async () => {
-    const entry = validateBnplCardEntry({ cardNumber, expiry, cvv }, new Date());
-    if (!entry.ok) {
-      setError({ field: FIELD_OF_MESSAGE[entry.message] ?? 'cardNumber', message: entry.message });
-      toast.error(entry.message);
-      return;
-    }
-    setError(null);
-    // Spaces are removed before the number leaves the browser (docs/rules.md#messages).
-    const ok = await onSubmit(source.id, { cardNumber: normaliseCardNumber(cardNumber), expiry: expiry.trim(), cvv: cvv.trim() });
-    if (ok) {
-      setCardNumber('');
-      setExpiry('');
-    }
-    setCvv('');
-  };
-
-  const errorFor = (field: Field) => (error?.field === field ? error.message : null);
+  const submitOnce = useSingleFlight(async (card: BnplCard) => {
+    const ok = await onSubmit(source.id, card);
+    if (ok) form.reset(EMPTY_CARD);
+    else form.setValue('cvv', '');
+  });
 
   return (
-    <form id="bnpl-card-form" className="card form bnpl-card-form" noValidate onSubmit={onFormSubmit} aria-labelledby="bnpl-card-heading">
+    <Form
+      form={form}
+      id="bnpl-card-form"
+      className="card bnpl-card-form"
+      onSubmit={(card) => (submitting ? undefined : submitOnce(card))}
+      onInvalid={(errors) => {
+        if (submitting) return form.clearErrors();
+        const message = Object.values(errors).find((error) => typeof error?.message === 'string')?.message;
+        if (message) toast.error(message);
+      }}
+      aria-labelledby="bnpl-card-heading"
+    >
       <h3 id="bnpl-card-heading" className="wizard-subheading">
         {provider} one-time card for {formatUsd(oneTime)}
       </h3>
-      <WizardField label="Card number" required error={errorFor('cardNumber')}>
-        {(control) => (
-          <input
-            {...control}
-            className="field-input field-mono"
-            type="text"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="1234 5678 9012 3456"
-            maxLength={23}
-            value={cardNumber}
-            onChange={(e) => {
-              setCardNumber(groupCardNumber(e.target.value));
-              clear('cardNumber');
-            }}
-          />
-        )}
-      </WizardField>
-      <div className="form-row">
-        <WizardField label="Expiry (MM/YY)" required error={errorFor('expiry')}>
-          {(control) => (
-            <input
-              {...control}
-              className="field-input field-mono"
-              type="text"
-              inputMode="numeric"
-              autoComplete="cc-exp"
-              placeholder="MM/YY"
-              maxLength={5}
-              value={expiry}
-              onChange={(e) => {
-                setExpiry(formatExpiryInput(e.target.value));
-                clear('expiry');
-              }}
-            />
-          )}
-        </WizardField>
-        <WizardField label="CVV" required error={errorFor('cvv')}>
-          {(control) => (
-            <input
-              {...control}
-              className="field-input field-mono"
-              type="password"
-              inputMode="numeric"
-              autoComplete="cc-csc"
-              maxLength={4}
-              value={cvv}
-              onChange={(e) => {
-                setCvv(e.target.value.replace(/\D/g, ''));
-                clear('cvv');
-              }}
-            />
-          )}
-        </WizardField>
-      </div>
+      <CardDetailsFields expiry="mm-yy" />
       <p className="text-small text-muted source-form-secure">
         <Icon name="lock" size={16} />
         We keep only the last 4 digits of this card.
       </p>
-    </form>
+    </Form>
   );
 }

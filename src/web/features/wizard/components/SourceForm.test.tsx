@@ -88,6 +88,39 @@ describe('SourceForm (wizard step 2)', () => {
     await waitFor(() => expect(onAdd).toHaveBeenCalledTimes(2));
   });
 
+  it('a field error the API names lands on the field its `details` path names, whatever its words', async () => {
+    // The words are the card number's, the path the CVV's: the path decides.
+    const { user, onAdd } = await setup({
+      outcome: { ok: false, declined: false, message: CARD_MESSAGES.invalidCardNumber, fieldErrors: [{ path: '/cvv', message: CARD_MESSAGES.invalidCardNumber }] },
+    });
+    await typeVisa(user);
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    await waitFor(() => expect(onAdd).toHaveBeenCalledTimes(1));
+    const cvv = screen.getByLabelText(/^CVV/);
+    await waitFor(() => expect(cvv).toHaveAccessibleDescription(CARD_MESSAGES.invalidCardNumber));
+    expect(cvv).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText(/^Card number/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Editing the field takes its error away; what was typed stays.
+    await fill(user, cvv, '456');
+    expect(cvv).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByLabelText(/^Card number/)).toHaveValue('4242 4242 4242 4242');
+  });
+
+  it('a refusal that names no field of the form is said above the button, on no field', async () => {
+    const message = 'A combine can have at most 10 payment sources.';
+    const { user } = await setup({ outcome: { ok: false, declined: false, message, fieldErrors: [{ path: '/somethingElse', message: 'Not here' }] } });
+    await typeVisa(user);
+    await user.click(screen.getByRole('button', { name: /Add Source/ }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(message);
+    expect(alert).not.toHaveTextContent('Card declined');
+    for (const label of [/^Source type/, /^Provider/, /^Amount to charge/, /^Card number/, /^CVV/]) expect(screen.getByLabelText(label)).not.toHaveAttribute('aria-invalid');
+    // An edit answers it.
+    await fill(user, screen.getByLabelText(/^Amount to charge/), '40');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('is locked while a card is being authorized', async () => {
     await setup({ adding: true });
     expect(screen.getByLabelText(/^Source type/)).toBeDisabled();

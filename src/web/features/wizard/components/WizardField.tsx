@@ -2,8 +2,9 @@ import { useId } from 'react';
 import type { ReactNode } from 'react';
 import { FieldError, FieldHint, RequiredMark } from '../../../ui/Field';
 
-// The wizard keeps its inputs in its own reducer (they survive Back, Save for Later and
-// resume), so its fields are controlled ones rather than the kit's react-hook-form fields; they
+// The wizard's fields are controlled ones rather than the kit's registered react-hook-form fields:
+// the amount step keeps its inputs in the wizard's reducer (they survive Back, Save for Later and
+// resume), and the card forms reshape what is typed as it is typed (use-wizard-control.ts). They
 // reuse the kit's label, hint, error and required mark so they look and read the same.
 
 export type ControlProps = {
