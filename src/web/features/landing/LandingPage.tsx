@@ -1,3 +1,5 @@
+// Long on purpose: the landing page's copy and markup, held as data and sections of one page with no
+// state of its own (the promo box has its own file).
 import { Link } from 'react-router';
 import { usePublicConfig } from '../../lib/public-config';
 import { ButtonLink } from '../../ui/Button';

@@ -1,3 +1,4 @@
+// Long on purpose: the privacy notice's text, as data for LegalDocument.
 import { Link } from 'react-router';
 import { ContactBlock } from './ContactBlock';
 import { LEGAL_EFFECTIVE_DATE, LEGAL_EFFECTIVE_ISO_DATE } from './legal-dates';

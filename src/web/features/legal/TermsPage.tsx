@@ -1,3 +1,4 @@
+// Long on purpose: the terms' text, as data (SECTIONS) for LegalDocument, with its figures from the core.
 import { Link } from 'react-router';
 import { CARD_VALIDITY } from '../../../core/cards';
 import { formatPpmAsPercent, formatUsd } from '../../../core/money';
