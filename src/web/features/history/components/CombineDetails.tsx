@@ -1,9 +1,10 @@
-import { Link } from 'react-router';
 import type { Combine } from '../../../../contracts/combines';
 import { CREATION_FEE_CENTS } from '../../../../core/fees';
 import { Badge, StatusBadge } from '../../../ui/Badge';
 import { Money } from '../../../ui/Money';
-import { cardStatusLabel, formatDateTime, providerLabel, sourceTypeLabel } from '../history-format';
+import { formatDateTime, providerLabel } from '../history-format';
+import { CombineCardSection } from './CombineCardSection';
+import { CombineSourcesTable } from './CombineSourcesTable';
 
 /**
  * Everything /history shows about one completed combine (docs/rules.md#screens): created and completed times,
@@ -11,11 +12,9 @@ import { cardStatusLabel, formatDateTime, providerLabel, sourceTypeLabel } from 
  * fee, the rebate and the resulting card. Used by the modal and by /history/:id alike.
  */
 export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine; headingLevel?: 2 | 3 }) {
-  const Heading = `h${headingLevel}` as const;
   const rebateCents = combine.rebates.reduce((sum, r) => sum + r.rebateAmountCents, 0);
   const rebateStatus = combine.rebates.length === 0 ? null : combine.rebates.every((r) => r.status === 'processed') ? 'processed' : 'pending';
   const hasBnpl = combine.sources.some((s) => s.type === 'bnpl');
-  const card = combine.card;
   // The $0.10 card-creation fee: on top of the source the user chose (so that source's charge and
   // fee include it, as the review showed), or, by default, taken from the new card.
   const feePayer = combine.creationFeeSourceIdx === -1 ? null : (combine.sources.find((s) => s.position === combine.creationFeeSourceIdx) ?? null);
@@ -66,49 +65,7 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
         </div>
       </dl>
 
-      <section aria-label="Sources" className="history-section">
-        <Heading>Sources</Heading>
-        {/* Focusable: on a narrow window the table scrolls sideways, and a keyboard must reach it. */}
-        <div className="history-table-wrap stack-table-wrap" tabIndex={0} role="region" aria-label="Sources of this combine">
-          <table className="history-table stack-table">
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col" className="num">
-                  Fee
-                </th>
-                <th scope="col" className="num">
-                  To card
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {combine.sources.map((s) => (
-                <tr key={s.id}>
-                  <th scope="row">
-                    {providerLabel(s.type, s.provider)}
-                    {s.last4 && <span className="text-muted"> •••• {s.last4}</span>}
-                  </th>
-                  <td data-label="Type">{sourceTypeLabel(s.type)}</td>
-                  <td className="num" data-label="Amount">
-                    <Money cents={s.chargeCents + creationFee(s)} />
-                  </td>
-                  <td className="num" data-label="Fee">
-                    <Money cents={s.processorFeeCents + s.productFeeCents + creationFee(s)} />
-                  </td>
-                  <td className="num" data-label="To card">
-                    <Money cents={s.netCents} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <CombineSourcesTable sources={combine.sources} creationFee={creationFee} headingLevel={headingLevel} />
 
       {hasBnpl && (
         <dl className="history-facts">
@@ -133,40 +90,7 @@ export function CombineDetails({ combine, headingLevel = 3 }: { combine: Combine
         </dl>
       )}
 
-      <section aria-label="Card" className="history-section">
-        <Heading>Card</Heading>
-        {card ? (
-          <dl className="history-facts">
-            <div>
-              <dt>Card</dt>
-              <dd>•••• {card.last4}</dd>
-            </div>
-            <div>
-              <dt>Status</dt>
-              <dd>{cardStatusLabel(card.status, card.frozen)}</dd>
-            </div>
-            <div>
-              <dt>Card amount</dt>
-              <dd>
-                <Money cents={card.originalAmountCents} />
-              </dd>
-            </div>
-            <div>
-              <dt>Balance</dt>
-              <dd>
-                <Money cents={card.remainingAmountCents} />
-              </dd>
-            </div>
-          </dl>
-        ) : (
-          <p className="text-muted">Card details not available.</p>
-        )}
-        {card && (
-          <p className="text-small">
-            <Link to="/my-cards">Go to My Cards</Link>
-          </p>
-        )}
-      </section>
+      <CombineCardSection card={combine.card} headingLevel={headingLevel} />
     </div>
   );
 }
