@@ -1,6 +1,5 @@
 import type { FormEvent } from 'react';
 import { RECOMMENDED_TAX_BUFFER_PERCENT } from '../../../../core/amount';
-import type { BufferMode } from '../../../../core/amount';
 import { combinesLeftText, monthlyLimitMessage } from '../../../../core/limits';
 import { formatUsd } from '../../../../core/money';
 import { useSession } from '../../../lib/session';
@@ -11,12 +10,8 @@ import { Notice } from '../../../ui/Notice';
 import { useMonthlyAllowance } from '../api';
 import type { Wizard } from '../use-wizard';
 import { WizardActions } from './WizardActions';
+import { TaxBufferField } from './TaxBufferField';
 import { WizardField } from './WizardField';
-
-const BUFFER_MODES: readonly { mode: BufferMode; label: string }[] = [
-  { mode: 'percent', label: 'Percent (%)' },
-  { mode: 'dollars', label: 'Dollars ($)' },
-];
 
 /** Step 1: the purchase amount plus a tax buffer gives the card total (docs/rules.md#wizard-steps, docs/rules.md#amount-step). */
 export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNote: string | null }) {
@@ -65,48 +60,7 @@ export function AmountStep({ wizard, prefillNote }: { wizard: Wizard; prefillNot
               />
             )}
           </WizardField>
-          <div className="wizard-buffer">
-            <WizardField
-              label="Tax buffer"
-              required
-              prefix={amount.bufferMode === 'dollars' ? '$' : undefined}
-              hint={amount.bufferMode === 'percent' ? 'Percent of the purchase amount' : 'A fixed dollar amount'}
-            >
-              {(control) => (
-                <div className={amount.bufferMode === 'percent' ? 'wizard-suffix-input' : undefined}>
-                  <input
-                    {...control}
-                    className="field-input"
-                    type="text"
-                    inputMode="decimal"
-                    autoComplete="off"
-                    value={amount.bufferInput}
-                    onChange={(event) => actions.editAmount('bufferInput', event.target.value)}
-                  />
-                  {amount.bufferMode === 'percent' && (
-                    <span className="wizard-suffix" aria-hidden="true">
-                      %
-                    </span>
-                  )}
-                </div>
-              )}
-            </WizardField>
-            <fieldset className="segmented">
-              <legend className="visually-hidden">Enter the tax buffer as</legend>
-              {BUFFER_MODES.map(({ mode, label }) => (
-                <label key={mode} className="segmented-option">
-                  <input
-                    type="radio"
-                    name="buffer-mode"
-                    value={mode}
-                    checked={amount.bufferMode === mode}
-                    onChange={() => actions.setBufferMode(mode)}
-                  />
-                  <span>{label}</span>
-                </label>
-              ))}
-            </fieldset>
-          </div>
+          <TaxBufferField wizard={wizard} />
         </div>
 
         {amountError && (
