@@ -1,29 +1,18 @@
-import { useMemo, useState } from 'react';
-import type { ChangeEvent, InputHTMLAttributes } from 'react';
 import { groupCardNumber } from '../../../core/cards';
 import { formatPpmAsPercent, formatUsd } from '../../../core/money';
 import { PLANS } from '../../../core/plans';
-import type { BillingCycle, PlanId } from '../../../core/plans';
-import {
-  PAYMENT_CARD_NUMBER_MAX_CHARS,
-  paymentCardYears,
-  SUBSCRIPTION_MESSAGES,
-  upgradePaymentFormSchema,
-  type UpgradeResponse,
-} from '../../../contracts/subscription';
-import { ApiError, errorMessage, newIdempotencyKey } from '../../lib/api';
-import { usePublicConfig } from '../../lib/public-config';
+import { PAYMENT_CARD_NUMBER_MAX_CHARS, paymentCardYears, type UpgradeResponse } from '../../../contracts/subscription';
 import { Button } from '../../ui/Button';
-import { FieldFrame, useFieldWiring } from '../../ui/Field';
-import { Form, useZodForm } from '../../ui/Form';
+import { Form } from '../../ui/Form';
 import { Modal } from '../../ui/Modal';
 import { Notice } from '../../ui/Notice';
 import { SelectField } from '../../ui/SelectField';
 import { TextField } from '../../ui/TextField';
-import { useToast } from '../../ui/toast';
 import { useUpgrade } from './api/plans';
+import { FormattedField } from './FormattedField';
+import { usePaymentForm, type PaymentChoice } from './use-payment-form';
 
-export type PaymentChoice = { plan: PlanId; cycle: BillingCycle; listPriceCents: number; discountPpm: number; amountCents: number };
+export type { PaymentChoice } from './use-payment-form';
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
 
@@ -48,41 +37,7 @@ export function PaymentModal({ choice, onClose, onPaid }: { choice: PaymentChoic
 }
 
 function PaymentForm({ choice, upgrade, onCancel, onPaid }: { choice: PaymentChoice; upgrade: ReturnType<typeof useUpgrade>; onCancel: () => void; onPaid: (answer: UpgradeResponse) => void }) {
-  const toast = useToast();
-  const { demoMode } = usePublicConfig();
-  const [now] = useState(() => new Date());
-  const schema = useMemo(() => upgradePaymentFormSchema({ now, demoMode }), [now, demoMode]);
-  const form = useZodForm(schema, { defaultValues: { name: '', number: '', expMonth: '', expYear: '', cvv: '', zip: '' } });
-  // One key per form: a double click or a network retry of this payment cannot charge twice.
-  const [idempotencyKey] = useState(newIdempotencyKey);
-
-  const submit = (values: { name: string; number: string; expMonth: string; expYear: string; cvv: string; zip: string }) => {
-    upgrade.mutate(
-      {
-        plan: choice.plan,
-        billingCycle: choice.cycle,
-        card: {
-          name: values.name,
-          number: values.number,
-          expMonth: Number(values.expMonth),
-          expYear: Number(values.expYear),
-          cvv: values.cvv,
-          ...(values.zip ? { zip: values.zip } : {}),
-        },
-        idempotencyKey,
-      },
-      {
-        onSuccess: onPaid,
-        onError: (error) => {
-          toast.error(
-            error instanceof ApiError && error.status >= 400 && error.status < 500
-              ? error.message
-              : `${SUBSCRIPTION_MESSAGES.upgradeFailed}. ${errorMessage(error, 'Please try again.')}`,
-          );
-        },
-      },
-    );
-  };
+  const { form, submit, now, demoMode } = usePaymentForm({ choice, upgrade, onPaid });
 
   const plan = PLANS[choice.plan];
   return (
@@ -134,20 +89,5 @@ function PaymentForm({ choice, upgrade, onCancel, onPaid }: { choice: PaymentCho
         </Button>
       </div>
     </Form>
-  );
-}
-
-/** A text field whose value is reformatted as typed (digits only, grouped card number). */
-function FormattedField({ name, label, required, format, ...inputProps }: { name: string; label: string; required?: boolean; format: (value: string) => string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'required' | 'id' | 'onChange'>) {
-  const wiring = useFieldWiring({ name, required });
-  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const formatted = format(event.target.value);
-    if (formatted !== event.target.value) event.target.value = formatted;
-    return wiring.controlProps.onChange(event);
-  };
-  return (
-    <FieldFrame wiring={wiring} label={label} required={required}>
-      <input {...inputProps} {...wiring.controlProps} onChange={onChange} type="text" className="field-input" />
-    </FieldFrame>
   );
 }
