@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -17,6 +16,7 @@ import type { Db } from '../../src/server/db/client';
 import { embeddedPaths, embeddedUrl, isAlive, runningPostmaster } from '../../src/server/db/embedded-postgres';
 import { checkLedger, type LedgerReport } from '../../src/server/ledger/check-ledger';
 import { projectRoot } from '../../src/server/lib/paths';
+import { freePort } from '../helpers/server-process';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -63,18 +63,8 @@ export function freshDir(label: string): string {
   return mkdtempSync(path.join(tmpdir(), `pw-dur-${label}-`));
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// One way to find a free port, shared with the suites that start server processes.
+export { freePort };
 
 // ---- The app as a child process -------------------------------------------------------------
 
