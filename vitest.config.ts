@@ -46,6 +46,9 @@ export default defineConfig({
           // The run's PostgreSQL (embedded, or TEST_POSTGRES_URL) and its migrated template database,
           // from which each file's databases are cloned.
           globalSetup: ['tests/helpers/test-postgres.ts'],
+          // These tests are about what a sign-in decides, not how the host shares its CPU: at the
+          // default SCHED_IDLE a busy CI neighbour starves the hashing (decision 184).
+          env: { ARGON2_PRIORITY: 'normal' },
           testTimeout: 120_000,
           hookTimeout: 60_000,
         },

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Argon2Pool } from './argon2-pool';
+import { Argon2Pool, argon2PriorityFromEnv } from './argon2-pool';
 import { PASSWORD_HASH_OPTIONS } from './passwords';
 
 // Cheap parameters: these tests are about the queue, not the hash.
 const CHEAP = { ...PASSWORD_HASH_OPTIONS, memoryCost: 1024, timeCost: 1 };
 
 describe('argon2id pool: bounded, and fair between clients', () => {
-  const pool = new Argon2Pool({ threads: 1, queueLimit: 2, nice: 19 });
+  const pool = new Argon2Pool({ threads: 1, queueLimit: 2, priority: 'low' });
   afterAll(() => pool.close());
 
   it('hashes and verifies in a worker thread, lowered to nice 19 where the system allows it', async () => {
@@ -97,5 +97,25 @@ describe('argon2id pool: bounded, and fair between clients', () => {
     await running;
     expect(await left).toMatchObject({ statusCode: 503 });
     expect(pool.stats().started - before.started).toBe(1);
+  });
+});
+
+describe('argon2id pool: the hashing priority is the operator’s setting (decision 184)', () => {
+  it('ARGON2_PRIORITY defaults to idle, takes idle, low or normal, and names a wrong value', () => {
+    expect(argon2PriorityFromEnv(undefined)).toBe('idle');
+    expect(argon2PriorityFromEnv('')).toBe('idle');
+    expect(argon2PriorityFromEnv('low')).toBe('low');
+    expect(argon2PriorityFromEnv('normal')).toBe('normal');
+    expect(() => argon2PriorityFromEnv('realtime')).toThrow('ARGON2_PRIORITY must be one of idle, low, normal (got "realtime")');
+  });
+
+  it('at normal priority the workers are left as they are', async () => {
+    const pool = new Argon2Pool({ threads: 1, queueLimit: 1, priority: 'normal' });
+    try {
+      expect(await pool.verify(await pool.hash('Correct-Horse-9', CHEAP, 'a'), 'Correct-Horse-9', 'a')).toBe(true);
+      expect(pool.stats().nicedThreads).toBe(0);
+    } finally {
+      await pool.close();
+    }
   });
 });

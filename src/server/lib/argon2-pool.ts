@@ -7,7 +7,9 @@
 // `chrt` can set it, decision 138): the kernel then runs hashing only when nothing at normal
 // priority wants the CPU, so the event loop answering card lists and cash-outs, and PostgreSQL,
 // go first (docs/history/performance-log.md, "What the isolation floor needs"). Where that is not possible
-// (not Linux, no /proc) the worker hashes at normal priority.
+// (not Linux, no /proc) the worker hashes at normal priority. SCHED_IDLE starves hashing on a host
+// kept fully busy by other normal-priority work, so the level is a setting, `ARGON2_PRIORITY`
+// (decision 184): `idle` (the default), `low` (nice 19 only) or `normal`.
 //
 // The queue is fair between clients (the caller names one, the request's IP): each client's recent
 // use of the pool is counted (decaying by half every 7 s), a free thread takes the waiting job of
@@ -31,20 +33,31 @@ export type Argon2PoolOptions = {
   threads: number;
   /** Jobs waiting for a thread, beyond which a new one is refused. */
   queueLimit: number;
-  /** The workers' CPU priority (19 = lowest); 0 leaves it as it is. */
-  nice: number;
+  /** The workers' CPU priority: `idle` = nice 19 then SCHED_IDLE, `low` = nice 19, `normal` = unchanged. */
+  priority: Argon2Priority;
 };
+
+export const ARGON2_PRIORITIES = ['idle', 'low', 'normal'] as const;
+export type Argon2Priority = (typeof ARGON2_PRIORITIES)[number];
 
 /** A few waiting jobs per hashing thread: about half a second of waiting on a quiet machine. */
 export const ARGON2_QUEUE_PER_THREAD = 4;
-export const ARGON2_NICE = 19;
+export const ARGON2_DEFAULT_PRIORITY: Argon2Priority = 'idle';
 /** What a refused request is told to wait, in seconds. */
 export const ARGON2_BUSY_RETRY_AFTER_SECONDS = 2;
 export const ARGON2_BUSY_MESSAGE = 'We are checking a lot of passwords right now. Please try again in a few seconds.';
 
 export function defaultArgon2PoolOptions(): Argon2PoolOptions {
   const threads = Math.max(1, os.availableParallelism());
-  return { threads, queueLimit: threads * ARGON2_QUEUE_PER_THREAD, nice: ARGON2_NICE };
+  return { threads, queueLimit: threads * ARGON2_QUEUE_PER_THREAD, priority: argon2PriorityFromEnv(process.env.ARGON2_PRIORITY) };
+}
+
+/** Reads `ARGON2_PRIORITY`; a value that is not one of the levels stops the start with its name. */
+export function argon2PriorityFromEnv(value: string | undefined): Argon2Priority {
+  if (value === undefined || value === '') return ARGON2_DEFAULT_PRIORITY;
+  const level = ARGON2_PRIORITIES.find((known) => known === value);
+  if (!level) throw new Error(`ARGON2_PRIORITY must be one of ${ARGON2_PRIORITIES.join(', ')} (got "${value}")`);
+  return level;
 }
 
 // The worker's code, run with `eval` so that the server bundle (decision 001) needs no second
@@ -53,18 +66,20 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const argon2 = require(workerData.argon2Path);
 let niced = false;
-if (workerData.nice !== 0) {
+if (workerData.priority !== 'normal') {
   try {
     const stat = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8');
     const tid = Number(stat.slice(0, stat.indexOf(' ')));
     if (Number.isSafeInteger(tid) && tid > 0) {
-      require('node:os').setPriority(tid, workerData.nice);
+      require('node:os').setPriority(tid, 19);
       niced = true;
       // SCHED_IDLE below nice 19 (decision 138): Node has no call for a thread's scheduling
       // policy, util-linux's chrt sets it once per worker; without chrt, nice 19 stays.
-      try {
-        require('node:child_process').execFileSync('chrt', ['--idle', '-p', '0', String(tid)], { stdio: 'ignore', timeout: 2000 });
-      } catch {}
+      if (workerData.priority === 'idle') {
+        try {
+          require('node:child_process').execFileSync('chrt', ['--idle', '-p', '0', String(tid)], { stdio: 'ignore', timeout: 2000 });
+        } catch {}
+      }
     }
   } catch {}
 }
@@ -228,7 +243,7 @@ export class Argon2Pool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path: this.argon2Path, nice: this.options.nice } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path: this.argon2Path, priority: this.options.priority } });
     const slot: Slot = { worker, job: null, niced: false };
     worker.unref(); // an idle pool never keeps the process alive
     worker.on('message', (message: { ready?: boolean; niced?: boolean; id?: number; ok?: boolean; result?: string | boolean; message?: string }) => {
