@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CARD_VALIDITY } from '../../../core/cards';
 import { formatPpmAsPercent } from '../../../core/money';
 import { PLAN_IDS, PLANS } from '../../../core/plans';
-import { buildFaq, filterFaq } from './faq-content';
+import { buildFaq } from './faq-content';
+import { filterFaq } from './faq-search';
 
 const faq = buildFaq({ payAddress: 'pay.payweave.example' });
 const answerTo = (id: string) =>
