@@ -20,7 +20,7 @@ import { cardScrubberPlugin } from './plugins/card-scrubber';
 import { sessionPlugin } from './plugins/session';
 import { requestOrderPlugin } from './plugins/request-order';
 import { readCachePlugin } from './plugins/read-cache';
-import { setRateLimitsDisabled } from './plugins/rate-limit';
+import { setRateLimitsDisabled } from './lib/rate-limit';
 import { systemRoutes } from './features/system/routes';
 import { authRoutes } from './features/auth/routes';
 import { meRoutes } from './features/me/routes';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseFaults } from './adapters/demo-calls';
+import { parseFaults } from './lib/demo-faults';
 import { writeFileDurably } from './lib/durable-file';
 
 const booleanUnlessFalse = z
@@ -55,7 +55,7 @@ const envSchema = z.object({
   EFFECT_LEASE_MS: z.coerce.number().int().min(500).max(3_600_000).default(15_000),
   // Demo adapters only (fault tests): a file every adapter call is appended to (JSON lines), and
   // faults to inject at any step, e.g. "payouts.send:lose-answer@1,2;processor.capture:fail@1;
-  // mailer.send:timeout@*" (adapters/demo-calls.ts, parseFaults).
+  // mailer.send:timeout@*" (lib/demo-faults.ts, parseFaults).
   DEMO_ADAPTER_LOG: z.string().min(1).optional(),
   DEMO_FAULTS: z
     .string()

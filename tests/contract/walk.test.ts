@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSource, createCard, registerUser, startCombine, TEST_PASSWORD, TEST_VISA, type ApiUser } from '../helpers/api-client';
 import { arbitraryFor, breakBody, operationsOf, satisfies, seededRandom, serialiseBody, WRONG_CONTENT_TYPES, type FieldArbitraries, type Operation } from '../helpers/openapi-fuzz';
 import { createSession } from '../../src/server/plugins/session';
-import { existingLimit } from '../../src/server/plugins/rate-limit';
+import { existingLimit } from '../../src/server/lib/rate-limit';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const seedSetting = process.env.CONTRACT_SEED;

@@ -3,7 +3,8 @@
 // written by the adapter as it answers, kept across a crash), deduplicated by reference as the
 // outside system deduplicates them, set against what the committed data says is owed.
 import { existsSync, readFileSync } from 'node:fs';
-import type { DemoCall, DemoOperation } from '../../src/server/adapters/demo-calls';
+import type { DemoCall } from '../../src/server/adapters/demo-calls';
+import type { DemoOperation } from '../../src/server/lib/demo-faults';
 import type { Db } from '../../src/server/db/client';
 import { checkLedger } from '../../src/server/ledger/check-ledger';
 import { queryRows } from './db-snapshot';

@@ -13,18 +13,9 @@ import { createTestApp, testConfig, type TestApp } from '../../../tests/helpers/
 import { ConfigError } from '../config';
 import { cards, combines, combineSources } from '../db/schema';
 import { PARTNER_UNAVAILABLE_MESSAGE } from '../plugins/errors';
-import { DEMO_OPERATIONS, DemoCallLog, parseFaults, type DemoCall } from './demo-calls';
+import { DemoCallLog, type DemoCall } from './demo-calls';
 
 describe('fault specs (DEMO_FAULTS)', () => {
-  it('name any step, by call numbers, ranges or every call', () => {
-    expect(parseFaults('processor.preauthorize:fail@1;mailer.send:timeout@*;payouts.send:lose-answer@2,4-6')).toEqual([
-      { op: 'processor.preauthorize', mode: 'fail', calls: new Set([1]) },
-      { op: 'mailer.send', mode: 'timeout', calls: 'all' },
-      { op: 'payouts.send', mode: 'lose-answer', calls: new Set([2, 4, 5, 6]) },
-    ]);
-    for (const op of DEMO_OPERATIONS) expect(parseFaults(`${op}:fail@1`)).toHaveLength(1);
-  });
-
   it('a spec that cannot be read stops the server at start-up, saying what it expects', () => {
     for (const spec of ['payouts.sned:fail@1', 'payouts.send:explode@1', 'payouts.send:fail@', 'payouts.send:fail@3-1']) {
       expect(() => testConfig({ DEMO_FAULTS: spec })).toThrow(ConfigError);

@@ -10,7 +10,6 @@ import { postgresChangeBus, registerChangeBus, type ChangeBus } from './change-b
 import { ReadCache } from './read-cache';
 import { openEmbeddedServer } from './embedded-server';
 import { markTransactions } from './transaction-scope';
-import { registerRateLimitStore } from '../plugins/rate-limit';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -31,6 +30,14 @@ export type Database = {
   /** Where committed changes that stale `readCache` are published (lib/transaction.ts `changed`). */
   changes: ChangeBus;
 };
+
+// The handles openDatabase made. A transaction has the same query API, so code that must run on a
+// handle and never inside a transaction (a rate limit counts in its own statement) asks here.
+const openedHandles = new WeakSet<object>();
+
+export function isDatabaseHandle(db: object): boolean {
+  return openedHandles.has(db);
+}
 
 export const migrationsFolder = path.join(projectRoot, 'migrations');
 /** pg_advisory_lock key held while migrating, so that one instance migrates at a time. */
@@ -89,7 +96,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   });
   const db = drizzle(pool, { schema }) as unknown as Db;
   markTransactions(db);
-  registerRateLimitStore(db);
+  openedHandles.add(db);
   // Instances that start together (scale-out, a rolling deploy) must not migrate side by side:
   // Drizzle's migrator takes no lock, so all but one would fail on "already exists" and exit. A
   // session advisory lock makes them take turns; the later ones find nothing left to apply.

@@ -1,10 +1,10 @@
 // Per-user limits on the money endpoints (decision 084): a stolen session, or a script,
 // cannot hammer completion, cash-out, purchases or the card reveal. The figures are far above what
 // a person does (a completion is a wizard of several steps; a cash-out takes a form and a
-// confirmation), so that no honest user meets them, and counted like every other limit (in
-// PostgreSQL when DATABASE_URL is set, else in memory; plugins/rate-limit.ts).
+// confirmation), so that no honest user meets them, and counted like every other limit
+// (lib/rate-limit.ts).
 import type { DbOrTx } from '../db/client';
-import { limitOn, type LimitRule } from '../plugins/rate-limit';
+import { limitOn, type LimitRule } from './rate-limit';
 import { AppError } from './errors';
 
 const moneyLimitMessage = (wait: string) => `Too many requests in a short time. Please wait ${wait} and try again.`;

@@ -30,7 +30,7 @@ import { errorResponse } from '../../contracts/errors';
 import { ARGON2_BUSY_RETRY_AFTER_SECONDS, argon2Busy, argon2Pool } from '../lib/argon2-pool';
 import { RefusalMemory, sendRefusal } from '../lib/repeated-refusals';
 import { AppError, unauthorized } from '../lib/errors';
-import { existingLimit } from './rate-limit';
+import { existingLimit } from '../lib/rate-limit';
 import { strictSchema } from '../lib/strict-schema';
 import { CSRF_MESSAGE, isCrossSite } from './security';
 

@@ -5,7 +5,7 @@
 // top of that, wrong second-factor codes have a daily cap per account (two-factor-lock.ts).
 // Per-IP limits are generous because many people can share one address (an office, a carrier).
 import type { DbOrTx } from '../../db/client';
-import { limitOn, type LimitRule } from '../../plugins/rate-limit';
+import { limitOn, type LimitRule } from '../../lib/rate-limit';
 
 const MINUTE_SECONDS = 60;
 const QUARTER_HOUR_SECONDS = 15 * 60;

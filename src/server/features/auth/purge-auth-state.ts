@@ -5,7 +5,7 @@
 import { lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { passwordResetTokens } from '../../db/schema';
-import { purgeRateLimits } from '../../plugins/rate-limit';
+import { purgeRateLimits } from '../../lib/rate-limit';
 import { purgeExpiredSessions } from '../../plugins/session';
 import { purgeTwoFactorChallenges } from './two-factor-sign-in';
 import { purgeUnlockTokens } from './two-factor-lock';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
-import { limitOn, type LimitRule } from '../../plugins/rate-limit';
+import { limitOn, type LimitRule } from '../../lib/rate-limit';
 import { requireUser } from '../../plugins/session';
 import { historyCsv } from './history-csv';
 

@@ -2,7 +2,7 @@
 // (auth/limits.ts, decision 082): every option request and every answer per IP, and answers per
 // account counted with the IP (docs/rules.md#security: a stranger's attempts never use up the owner's).
 import type { DbOrTx } from '../../db/client';
-import { limitOn, type LimitRule } from '../../plugins/rate-limit';
+import { limitOn, type LimitRule } from '../../lib/rate-limit';
 
 const MINUTE_SECONDS = 60;
 

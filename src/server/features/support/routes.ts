@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
 import { supportMessageRequest, supportMessageResponse } from '../../../contracts/support';
 import { scrubCardNumbers } from '../../../core/card-scrubber';
-import { limitOn } from '../../plugins/rate-limit';
+import { limitOn } from '../../lib/rate-limit';
 import { deliverMailSoon } from '../../lib/mail';
 import { SUPPORT_EMAIL } from '../../lib/support-address';
 import { SESSION_OPTIONAL } from '../../plugins/request-order';

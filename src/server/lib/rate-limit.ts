@@ -5,10 +5,10 @@
 import { hash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { DbOrTx } from '../db/client';
+import { isDatabaseHandle, type DbOrTx } from '../db/client';
 import { rateLimitCounters } from '../db/schema';
-import { AppError } from '../lib/errors';
-import { setNewest } from '../lib/bounded-map';
+import { AppError } from './errors';
+import { setNewest } from './bounded-map';
 
 /**
  * How long a refused client waits, in words, from the Retry-After it gets: "a minute",
@@ -141,18 +141,13 @@ export class Limit {
   }
 }
 
-// Each database handle gets its own limits, made on first use (the handle is registered by
-// openDatabase, like the change bus): services keep taking the handle they already have.
-const registeredDbs = new WeakSet<object>();
+// Each database handle gets its own limits, made on first use: services keep taking the handle
+// they already have.
 const limitsByDb = new WeakMap<object, Map<string, Limit>>();
-
-export function registerRateLimitStore(db: object): void {
-  registeredDbs.add(db);
-}
 
 /** The limit `name` with `rule` on this database handle (the same object for the same name). */
 export function limitOn(db: DbOrTx, name: string, rule: LimitRule): Limit {
-  if (!registeredDbs.has(db)) throw new Error('rate limits are counted on the database handle, not inside a transaction');
+  if (!isDatabaseHandle(db)) throw new Error('rate limits are counted on the database handle, not inside a transaction');
   let limits = limitsByDb.get(db);
   if (!limits) limitsByDb.set(db, (limits = new Map()));
   let limit = limits.get(name);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/helpers/test-db';
-import { limitOn, rateLimitKey, waitText } from '../../plugins/rate-limit';
-import { AppError } from '../../lib/errors';
+import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
+import { limitOn, rateLimitKey, waitText } from './rate-limit';
+import { AppError } from './errors';
 
 describe('waitText: the wait a refusal names, from its Retry-After', () => {
   it('rounds up to whole minutes, then whole hours', () => {
@@ -24,7 +24,7 @@ describe('waitText: the wait a refusal names, from its Retry-After', () => {
   });
 });
 
-describe('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () => {
+describe('rate limits (rate-limiter-flexible on the table rate_limit_counters)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -60,6 +60,13 @@ describe('rate limits (rate-limiter-flexible: PostgreSQL table or memory)', () =
     await expect(limit.check('b', '1.2.3.4')).resolves.toBeUndefined();
     await limit.reset('a', '1.2.3.4');
     await expect(limit.check('a', '1.2.3.4')).resolves.toBeUndefined();
+  });
+
+  // A count made inside a transaction would vanish with its rollback, and hold the caller's locks.
+  it('are counted on the database handle, never inside a transaction', async () => {
+    await expect(database.db.transaction(async (tx) => limitOn(tx, 'test:in-transaction', { points: 1, durationSeconds: 60 }))).rejects.toThrow(
+      /on the database handle, not inside a transaction/,
+    );
   });
 
   it('keys hold no personal data and have a bounded length', () => {
