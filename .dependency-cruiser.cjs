@@ -1,8 +1,46 @@
 // The boundaries of docs/architecture.md, checked on every `npm run lint`.
 // A rule names what may not depend on what; `npx depcruise src` lists every break with its path.
+
+// The floors of src/server, lowest first (docs/architecture.md#the-floors-of-the-server, decision 185). A module
+// imports from its own floor or the ones below, never above; type-only imports count (tsPreCompilationDeps).
+// config.ts and logger.ts sit on the bottom floor with db/ and lib/: every floor may read them, and
+// they read only lib/ and src/core. db/ and lib/ share it because each uses the other. Tests are
+// exempt: they build the whole app to exercise one module.
+const SERVER_FLOORS = [
+  { name: 'foundation', path: '^src/server/((db|lib)/|(config|logger)\\.ts$)', holds: 'db/, lib/, config.ts and logger.ts' },
+  { name: 'ledger', path: '^src/server/ledger/', holds: 'ledger/' },
+  { name: 'adapters', path: '^src/server/adapters/', holds: 'adapters/' },
+  { name: 'effects', path: '^src/server/effects/', holds: 'effects/' },
+  // The money pipeline (one reader, the core's decision, one writer, then the effects): below the
+  // request plugins, which have no business running one.
+  { name: 'money', path: '^src/server/money/', holds: 'money/' },
+  { name: 'plugins', path: '^src/server/plugins/', holds: 'plugins/' },
+  { name: 'features', path: '^src/server/features/', holds: 'features/' },
+  // The entries and what only they use: the app's assembly, the process, the API document, the jobs,
+  // the SPA's files, and the backup tools (command-line entries of their own).
+  { name: 'entries', path: '^src/server/((web|backup)/|(app|main|openapi|scheduler)\\.ts$)', holds: 'app.ts, main.ts, openapi.ts, scheduler.ts, web/ and backup/' },
+];
+
+const serverFloorRules = SERVER_FLOORS.map((floor, index) => {
+  const below = SERVER_FLOORS.slice(0, index);
+  return {
+    name: `server-floor-${floor.name}`,
+    comment:
+      `src/server ${floor.holds} may import only from its own floor` +
+      (below.length ? ` and the floors below it (${below.map((f) => f.name).join(', ')})` : '') +
+      '. What a lower floor needs from a higher one belongs on the lower floor. ' +
+      // A module outside every floor is above them all: placing a new folder is part of adding it.
+      'A src/server folder on no floor counts as above all of them: add it to SERVER_FLOORS.',
+    severity: 'error',
+    from: { path: floor.path, pathNot: '\\.test\\.ts$' },
+    to: { path: '^src/server/', pathNot: SERVER_FLOORS.slice(0, index + 1).map((f) => f.path).join('|') },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...serverFloorRules,
     {
       name: 'core-imports-nothing-of-ours',
       comment: 'src/core is pure domain code shared by the server and the browser: it may import only itself (and npm packages).',
