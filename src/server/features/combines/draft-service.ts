@@ -3,7 +3,6 @@
 // processor's token are kept (docs/rules.md#cards).
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gt, gte, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { computeCombineTotal } from '../../../core/amount';
 import { centsToInputString, formatUsd } from '../../../core/money';
 import { checkSourceForm, detectBrand, last4, validateBnplCardEntry } from '../../../core/cards';
@@ -17,6 +16,10 @@ import { checkMonthlyLimit, monthStartUtc } from '../../../core/limits';
 import { PLANS } from '../../../core/plans';
 import type { PlanId } from '../../../core/plans';
 import type { AddSourceRequest, Combine, CombineSummary } from '../../../contracts/combines';
+import type { Adapters } from '../../adapters';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { EffectDrain } from '../../effects/drain';
 import { cards, combineSources, combines, users } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, liveModeNotImplemented, refusalError, unauthorized } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
@@ -30,6 +33,13 @@ export const DRAFT_STATUSES = ['in_progress', 'incomplete'] as const;
 export const NOT_A_DRAFT_MESSAGE = 'This combine is already completed and can no longer be changed.';
 export const ADD_SOURCE_FAILED = 'Failed to add payment source';
 
+// What the use cases below take from the app, each only the pieces it uses.
+type Reads = { db: Db; now(): Date };
+type Mode = { config: Pick<Config, 'demoMode'> };
+/** Holds voided from the outbox are carried out after the commit. */
+type Kicks = { effects: Pick<EffectDrain, 'kick'> };
+type Preauthorizes = { adapters: Pick<Adapters, 'delay' | 'cardProcessor'> };
+
 function assertDraft(row: CombineRow) {
   if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict(NOT_A_DRAFT_MESSAGE, 'not_a_draft');
 }
@@ -41,19 +51,18 @@ function assertLiveDraft(row: CombineRow, now: Date) {
   if (expired) throw refusalError(expired);
 }
 
-function assertDemo(app: FastifyInstance) {
-  if (!app.config.demoMode) throw liveModeNotImplemented();
+function assertDemo(demoMode: boolean) {
+  if (!demoMode) throw liveModeNotImplemented();
 }
 
-function demoFlags(app: FastifyInstance) {
-  const demo = app.config.demoMode;
+function demoFlags(demo: boolean) {
   return { simulated: demo, testSource: demo ? 'MVP-Demo' : '', environment: demo ? 'test' : 'production' };
 }
 
-export async function viewCombine(app: FastifyInstance, userId: string, combineId: string): Promise<Combine> {
-  const row = await loadCombine(app.db, userId, combineId);
-  const [user, sources] = await Promise.all([loadUser(app.db, userId), loadSources(app.db, combineId)]);
-  return buildCombineView(app.db, row, sources, await loadPricing(app.db, user, row.totalAmountCents, app.now()));
+export async function viewCombine(deps: Reads, userId: string, combineId: string): Promise<Combine> {
+  const row = await loadCombine(deps.db, userId, combineId);
+  const [user, sources] = await Promise.all([loadUser(deps.db, userId), loadSources(deps.db, combineId)]);
+  return buildCombineView(deps.db, row, sources, await loadPricing(deps.db, user, row.totalAmountCents, deps.now()));
 }
 
 function totalFrom(input: { baseInput: string; bufferInput: string; bufferMode: 'percent' | 'dollars' }) {
@@ -68,25 +77,25 @@ function totalFrom(input: { baseInput: string; bufferInput: string; bufferMode: 
  * no card is held for a combine that could never complete. Completion checks again inside its
  * transaction (complete-combine.ts); this earlier check only spares the user the wasted steps.
  */
-async function assertMonthlyAllowance(app: FastifyInstance, userId: string, plan: string): Promise<void> {
+async function assertMonthlyAllowance(deps: Reads, userId: string, plan: string): Promise<void> {
   const planId = plan as PlanId;
   if (PLANS[planId].monthlyCombineLimit === null) return;
-  const [counted] = await app.db
+  const [counted] = await deps.db
     .select({ completed: count() })
     .from(combines)
-    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(app.now()))));
+    .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(deps.now()))));
   const limit = checkMonthlyLimit({ plan: planId, completedThisMonth: Number(counted?.completed ?? 0) });
   if (!limit.ok) throw forbidden(limit.message, 'limit_reached');
 }
 
 export async function createCombine(
-  app: FastifyInstance,
+  deps: Reads & Mode,
   userId: string,
   input: { baseInput: string; bufferInput: string; bufferMode: 'percent' | 'dollars' },
 ): Promise<Combine> {
   const total = totalFrom(input);
-  await assertMonthlyAllowance(app, userId, (await loadUser(app.db, userId)).subscription);
-  const [row] = await inTransaction(app.db, async (tx) => {
+  await assertMonthlyAllowance(deps, userId, (await loadUser(deps.db, userId)).subscription);
+  const [row] = await inTransaction(deps.db, async (tx) => {
     // The account's row shared (decision 165): a closing, which locks it for update before it
     // deletes the drafts, either waits for this one and deletes it too, or has committed, and a
     // closed account starts nothing (its holds would outlive it, and a completion fund a card).
@@ -106,14 +115,14 @@ export async function createCombine(
         bufferMode: input.bufferMode,
         currentStep: 2,
         // The app's clock, like every later change of the draft: its lifetime is counted from here (decision 163).
-        createdAt: app.now(),
-        updatedAt: app.now(),
-        ...demoFlags(app),
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+        ...demoFlags(deps.config.demoMode),
       })
       .returning({ id: combines.id });
   });
   if (!row) throw new Error('combine insert returned nothing');
-  return viewCombine(app, userId, row.id);
+  return viewCombine(deps, userId, row.id);
 }
 
 export type CombinePatch = Partial<{
@@ -128,11 +137,11 @@ export type CombinePatch = Partial<{
   formData: Record<string, unknown>;
 }>;
 
-export async function updateCombine(app: FastifyInstance, userId: string, combineId: string, patch: CombinePatch): Promise<Combine> {
-  await app.db.transaction(async (tx) => {
+export async function updateCombine(deps: Reads, userId: string, combineId: string, patch: CombinePatch): Promise<Combine> {
+  await inTransaction(deps.db, async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertLiveDraft(row, app.now());
-    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
+    assertLiveDraft(row, deps.now());
+    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: deps.now() };
     if (patch.baseInput !== undefined || patch.bufferInput !== undefined || patch.bufferMode !== undefined) {
       const amount = {
         baseInput: patch.baseInput ?? row.baseInput,
@@ -162,7 +171,7 @@ export async function updateCombine(app: FastifyInstance, userId: string, combin
     if (patch.formData !== undefined) changes.formData = sanitiseFormData(patch.formData);
     await tx.update(combines).set(changes).where(eq(combines.id, combineId));
   });
-  return viewCombine(app, userId, combineId);
+  return viewCombine(deps, userId, combineId);
 }
 
 // The wizard may stash its UI state in formData, but never card data (docs/rules.md#cards): drop any
@@ -192,26 +201,26 @@ export function sanitiseFormData(formData: Record<string, unknown>): Record<stri
   return result;
 }
 
-export async function saveCombine(app: FastifyInstance, userId: string, combineId: string, input: { currentStep?: number; formData?: Record<string, unknown> }): Promise<Combine> {
-  await app.db.transaction(async (tx) => {
+export async function saveCombine(deps: Reads, userId: string, combineId: string, input: { currentStep?: number; formData?: Record<string, unknown> }): Promise<Combine> {
+  await inTransaction(deps.db, async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertLiveDraft(row, app.now());
+    assertLiveDraft(row, deps.now());
     await tx
       .update(combines)
       .set({
         status: 'incomplete',
-        savedAt: app.now(),
-        updatedAt: app.now(),
+        savedAt: deps.now(),
+        updatedAt: deps.now(),
         ...(input.currentStep !== undefined ? { currentStep: input.currentStep } : {}),
         ...(input.formData !== undefined ? { formData: sanitiseFormData(input.formData) } : {}),
       })
       .where(eq(combines.id, combineId));
   });
-  return viewCombine(app, userId, combineId);
+  return viewCombine(deps, userId, combineId);
 }
 
-export async function deleteCombine(app: FastifyInstance, userId: string, combineId: string): Promise<void> {
-  await app.db.transaction(async (tx) => {
+export async function deleteCombine(deps: { db: Db } & Kicks, userId: string, combineId: string): Promise<void> {
+  await inTransaction(deps.db, async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
     if (!(DRAFT_STATUSES as readonly string[]).includes(row.status)) throw conflict('A completed combine cannot be deleted.', 'not_a_draft');
     const sources = await loadSources(tx, combineId);
@@ -219,7 +228,7 @@ export async function deleteCombine(app: FastifyInstance, userId: string, combin
     await enqueueEffects(tx, voidEffects(userId, combineId, sources));
   });
   // The holds are voided after the commit (docs/rules.md#outside-effects), from the rows written with the delete.
-  app.effects.kick();
+  deps.effects.kick();
 }
 
 /** A void for every hold the sources made (the card's and the BNPL one-time card's). */
@@ -245,20 +254,20 @@ const API_PATHS_OF_FIELD: Readonly<Record<SourceFormField, readonly string[]>> =
   cvv: ['/cvv'],
 };
 
-export async function addSource(app: FastifyInstance, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
-  assertDemo(app);
-  const row = await loadCombine(app.db, userId, combineId);
-  assertLiveDraft(row, app.now());
-  const existing = await loadSources(app.db, combineId);
+export async function addSource(deps: Reads & Mode & Kicks & Preauthorizes, userId: string, combineId: string, input: AddSourceRequest): Promise<Combine> {
+  assertDemo(deps.config.demoMode);
+  const row = await loadCombine(deps.db, userId, combineId);
+  assertLiveDraft(row, deps.now());
+  const existing = await loadSources(deps.db, combineId);
   if (existing.length >= MAX_SOURCES) throw badRequest(TOO_MANY_SOURCES_MESSAGE);
-  const user = await loadUser(app.db, userId);
+  const user = await loadUser(deps.db, userId);
   // Before any pre-authorisation: a held card for a combine that cannot complete helps no one.
-  if (input.type !== 'internal') await assertMonthlyAllowance(app, userId, user.subscription);
-  const pricing = await loadPricing(app.db, user, row.totalAmountCents, app.now());
+  if (input.type !== 'internal') await assertMonthlyAllowance(deps, userId, user.subscription);
+  const pricing = await loadPricing(deps.db, user, row.totalAmountCents, deps.now());
 
   let values: Omit<typeof combineSources.$inferInsert, 'combineId' | 'userId' | 'position'>;
   if (input.type === 'internal') {
-    values = await internalSourceValues(app, userId, input);
+    values = await internalSourceValues(deps, userId, input);
     assertNetPositive(values, pricing.baseProductFeePpm);
   } else {
     const form = checkSourceForm(
@@ -271,15 +280,15 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
         expiryYear: input.type === 'bnpl' ? '' : String(input.expYear),
         cvv: input.type === 'bnpl' ? '' : input.cvv,
       },
-      app.now(),
+      deps.now(),
     );
     if (!form.ok) throw badRequest(form.message, API_PATHS_OF_FIELD[form.field].map((path) => ({ path, message: form.message })));
     values = { type: form.type, provider: form.provider, chargeCents: form.chargeCents };
     // Before the processor is asked (docs/rules.md#outside-effects): a source refused here must leave no hold.
     assertNetPositive(values, pricing.baseProductFeePpm);
     if (form.card) {
-      await app.adapters.delay('preAuthorization');
-      const auth = await app.adapters.cardProcessor.preauthorize({
+      await deps.adapters.delay('preAuthorization');
+      const auth = await deps.adapters.cardProcessor.preauthorize({
         reference: preauthorizationReference(combineId),
         cardNumber: form.card.number,
         expMonth: form.card.expiryMonth,
@@ -299,9 +308,9 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
       };
     }
   }
-  await recordingHold(app, userId, combineId, values.authorizationId ?? null, () => app.db.transaction(async (tx) => {
+  await recordingHold(deps, userId, combineId, values.authorizationId ?? null, () => inTransaction(deps.db, async (tx) => {
     const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertLiveDraft(current, app.now());
+    assertLiveDraft(current, deps.now());
     // Counted again under the draft's lock: two sources added at once must not make eleven.
     if ((await loadSources(tx, combineId)).length >= MAX_SOURCES) throw badRequest(TOO_MANY_SOURCES_MESSAGE);
     const [{ next } = { next: 0 }] = await tx
@@ -310,11 +319,11 @@ export async function addSource(app: FastifyInstance, userId: string, combineId:
       .where(eq(combineSources.combineId, combineId));
     await tx.insert(combineSources).values({ ...values, combineId, userId, position: next });
     // A new BNPL source needs its own one-time card before the review.
-    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: app.now() };
+    const changes: Partial<typeof combines.$inferInsert> = { updatedAt: deps.now() };
     if (values.type === 'bnpl') changes.bnplCheckoutCompleted = false;
     await tx.update(combines).set(changes).where(eq(combines.id, combineId));
   }));
-  return viewCombine(app, userId, combineId);
+  return viewCombine(deps, userId, combineId);
 }
 
 function assertNetPositive(values: { type: string; chargeCents: number }, productFeePpm: number) {
@@ -327,23 +336,23 @@ function assertNetPositive(values: { type: string; chargeCents: number }, produc
  * hold, so it is voided from the outbox now. A database failure is not a refusal: the commit may
  * have happened, and voiding a recorded hold would break its capture, so that hold is left to lapse.
  */
-async function recordingHold<T>(app: FastifyInstance, userId: string, combineId: string, authorizationId: string | null, write: () => Promise<T>): Promise<T> {
+async function recordingHold<T>(deps: { db: Db } & Kicks, userId: string, combineId: string, authorizationId: string | null, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (authorizationId && error instanceof AppError && error.statusCode < 500) {
-      await enqueueEffects(app.db, voidEffects(userId, combineId, [{ authorizationId, bnplTransactionId: null }]));
-      app.effects.kick();
+      await enqueueEffects(deps.db, voidEffects(userId, combineId, [{ authorizationId, bnplTransactionId: null }]));
+      deps.effects.kick();
     }
     throw error;
   }
 }
 
-async function internalSourceValues(app: FastifyInstance, userId: string, input: Extract<AddSourceRequest, { type: 'internal' }>) {
-  const [card] = await app.db.select().from(cards).where(and(eq(cards.id, input.sourceCardId), eq(cards.userId, userId)));
+async function internalSourceValues(deps: Reads, userId: string, input: Extract<AddSourceRequest, { type: 'internal' }>) {
+  const [card] = await deps.db.select().from(cards).where(and(eq(cards.id, input.sourceCardId), eq(cards.userId, userId)));
   if (!card) throw new AppError(404, 'not_found', 'Card not found.');
   // The same rule as at completion (core/plan-completion.ts): active, unfrozen, unexpired, not empty.
-  const refusal = sourceCardRefusal(card, 0, app.now());
+  const refusal = sourceCardRefusal(card, 0, deps.now());
   if (refusal) throw badRequest(refusal.message);
   if (input.chargeCents > card.remainingAmountCents) {
     throw badRequest(`Amount cannot exceed remaining balance (${formatUsd(card.remainingAmountCents)})`);
@@ -351,8 +360,8 @@ async function internalSourceValues(app: FastifyInstance, userId: string, input:
   return { type: 'internal', provider: 'payweave', chargeCents: input.chargeCents, brand: card.network, last4: card.last4, sourceCardId: card.id };
 }
 
-export async function removeSource(app: FastifyInstance, userId: string, combineId: string, sourceId: string): Promise<Combine> {
-  await app.db.transaction(async (tx) => {
+export async function removeSource(deps: Reads & Kicks, userId: string, combineId: string, sourceId: string): Promise<Combine> {
+  await inTransaction(deps.db, async (tx) => {
     const row = await loadCombine(tx, userId, combineId, { forUpdate: true });
     assertDraft(row);
     const sources = await loadSources(tx, combineId);
@@ -365,7 +374,7 @@ export async function removeSource(app: FastifyInstance, userId: string, combine
     await tx
       .update(combines)
       .set({
-        updatedAt: app.now(),
+        updatedAt: deps.now(),
         creationFeeSourceIdx: creationFeeIndexAfterRemoval(row.creationFeeSourceIdx, index),
         bnplStepCompleted: hasBnpl ? row.bnplStepCompleted : false,
         bnplCheckoutCompleted: hasBnpl ? remaining.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken) : false,
@@ -373,29 +382,29 @@ export async function removeSource(app: FastifyInstance, userId: string, combine
       .where(eq(combines.id, combineId));
     await enqueueEffects(tx, voidEffects(userId, combineId, [source]));
   });
-  app.effects.kick();
-  return viewCombine(app, userId, combineId);
+  deps.effects.kick();
+  return viewCombine(deps, userId, combineId);
 }
 
 export async function addBnplCard(
-  app: FastifyInstance,
+  deps: Reads & Mode & Kicks & Preauthorizes,
   userId: string,
   combineId: string,
   sourceId: string,
   input: { cardNumber: string; expiry: string; cvv: string },
 ): Promise<Combine> {
-  assertDemo(app);
-  const row = await loadCombine(app.db, userId, combineId);
-  assertLiveDraft(row, app.now());
-  const sources = await loadSources(app.db, combineId);
+  assertDemo(deps.config.demoMode);
+  const row = await loadCombine(deps.db, userId, combineId);
+  assertLiveDraft(row, deps.now());
+  const sources = await loadSources(deps.db, combineId);
   const source = sources.find((s) => s.id === sourceId);
   if (!source || source.type !== 'bnpl') throw new AppError(404, 'not_found', 'BNPL source not found.');
-  const entry = validateBnplCardEntry(input, app.now());
+  const entry = validateBnplCardEntry(input, deps.now());
   if (!entry.ok) throw badRequest(entry.message);
-  const view = await viewCombine(app, userId, combineId);
+  const view = await viewCombine(deps, userId, combineId);
   const oneTime = view.sources.find((s) => s.id === sourceId)?.oneTimeCardChargeCents ?? source.chargeCents;
-  await app.adapters.delay('preAuthorization');
-  const auth = await app.adapters.cardProcessor.preauthorize({
+  await deps.adapters.delay('preAuthorization');
+  const auth = await deps.adapters.cardProcessor.preauthorize({
     reference: preauthorizationReference(combineId),
     cardNumber: entry.number,
     expMonth: entry.expiryMonth,
@@ -404,9 +413,9 @@ export async function addBnplCard(
     amountCents: oneTime,
   });
   if (!auth.ok) throw new AppError(402, auth.code, auth.message);
-  await recordingHold(app, userId, combineId, auth.authorizationId, () => app.db.transaction(async (tx) => {
+  await recordingHold(deps, userId, combineId, auth.authorizationId, () => inTransaction(deps.db, async (tx) => {
     const current = await loadCombine(tx, userId, combineId, { forUpdate: true });
-    assertLiveDraft(current, app.now());
+    assertLiveDraft(current, deps.now());
     const before = (await loadSources(tx, combineId)).find((s) => s.id === sourceId);
     if (!before) throw new AppError(404, 'not_found', 'BNPL source not found.');
     await tx
@@ -417,24 +426,24 @@ export async function addBnplCard(
     if (before.bnplTransactionId) await enqueueEffects(tx, voidEffects(userId, combineId, [{ authorizationId: before.bnplTransactionId, bnplTransactionId: null }]));
     const all = await loadSources(tx, combineId);
     const done = all.filter((s) => s.type === 'bnpl').every((s) => s.bnplCardToken);
-    await tx.update(combines).set({ bnplCheckoutCompleted: done, bnplStepCompleted: true, updatedAt: app.now() }).where(eq(combines.id, combineId));
+    await tx.update(combines).set({ bnplCheckoutCompleted: done, bnplStepCompleted: true, updatedAt: deps.now() }).where(eq(combines.id, combineId));
   }));
-  app.effects.kick();
-  return viewCombine(app, userId, combineId);
+  deps.effects.kick();
+  return viewCombine(deps, userId, combineId);
 }
 
 export async function listCombines(
-  app: FastifyInstance,
+  deps: Reads & Mode,
   userId: string,
   query: { status: 'incomplete' | 'completed'; range: 'all' | '7d' | '1m'; limit: number },
 ): Promise<CombineSummary[]> {
   const conditions = [eq(combines.userId, userId), eq(combines.status, query.status)];
   // docs/rules.md#combine-limit: in demo mode, draft queries only see simulated combines.
-  if (query.status === 'incomplete' && app.config.demoMode) conditions.push(eq(combines.simulated, true));
+  if (query.status === 'incomplete' && deps.config.demoMode) conditions.push(eq(combines.simulated, true));
   // A draft past its 7 days is not offered to continue, though the job may not have deleted it yet (decision 163).
-  if (query.status === 'incomplete') conditions.push(gt(combines.createdAt, draftLifetimeCutoff(app.now())));
-  if (query.range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(query.range, app.now())));
-  const rows = await app.db
+  if (query.status === 'incomplete') conditions.push(gt(combines.createdAt, draftLifetimeCutoff(deps.now())));
+  if (query.range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(query.range, deps.now())));
+  const rows = await deps.db
     .select({
       combine: combines,
       sourceCount: sql<number>`(select count(*)::int from ${combineSources} where ${combineSources.combineId} = ${combines.id})`,

@@ -1,11 +1,11 @@
 // The review step's quote, computed by the server from what is stored (never from the client).
-import type { FastifyInstance } from 'fastify';
 import { canUseBoost } from '../../../core/boosts';
 import { quoteCombine, type CombineQuote } from '../../../core/quote';
 import type { Quote } from '../../../contracts/combines';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { combines } from '../../db/schema';
 import { badRequest, refusalError } from '../../lib/errors';
+import { inTransaction } from '../../lib/transaction';
 import { notADraftRefusal } from '../../../core/plan-completion';
 import { expiredDraftRefusal } from '../../../core/draft-lifetime';
 import { eq } from 'drizzle-orm';
@@ -71,16 +71,16 @@ export function computeQuote(row: CombineRow, sources: SourceRow[], user: UserRo
 }
 
 /** POST /quote: computes the quote and remembers the review choices on the draft. */
-export async function quoteForReview(app: FastifyInstance, userId: string, combineId: string, choices: QuoteChoices): Promise<Quote> {
-  return app.db.transaction(async (tx) => {
+export async function quoteForReview(deps: { db: Db; now(): Date }, userId: string, combineId: string, choices: QuoteChoices): Promise<Quote> {
+  return inTransaction(deps.db, async (tx) => {
     const row = await loadCombine(tx, userId, combineId);
     // docs/rules.md#review: a combine that is processing, completed or failed is never re-quoted.
-    const notADraft = notADraftRefusal(row.status, 'quote') ?? expiredDraftRefusal(row.createdAt, app.now());
+    const notADraft = notADraftRefusal(row.status, 'quote') ?? expiredDraftRefusal(row.createdAt, deps.now());
     if (notADraft) throw refusalError(notADraft);
-    const { api } = await quoteFor(tx, app.now(), row, userId, choices);
+    const { api } = await quoteFor(tx, deps.now(), row, userId, choices);
     await tx
       .update(combines)
-      .set({ useBoost: choices.useBoost, creationFeeSourceIdx: choices.creationFeeSourceIdx, cardType: choices.cardType, updatedAt: app.now() })
+      .set({ useBoost: choices.useBoost, creationFeeSourceIdx: choices.creationFeeSourceIdx, cardType: choices.cardType, updatedAt: deps.now() })
       .where(eq(combines.id, combineId));
     return api;
   });
