@@ -2,8 +2,8 @@
 // cashed out or used as a source: `debitCard` refuses any debit of a frozen card, so every
 // feature that takes money off a card obeys the flag without checking it itself.
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { CARD_MESSAGES, type Card } from '../../../contracts/cards';
+import type { Db } from '../../db/client';
 import { cards } from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { conflict } from '../../lib/errors';
@@ -11,11 +11,11 @@ import { inTransaction } from '../../lib/transaction';
 import { cardAbilities, loadOwnedCard, toCardView } from './card-view';
 
 export async function setCardFrozen(
-  app: FastifyInstance,
+  deps: { db: Db; now(): Date },
   input: { userId: string; cardId: string; frozen: boolean; ip: string | null },
 ): Promise<Card> {
-  return inTransaction(app.db, async (tx) => {
-    const now = app.now();
+  return inTransaction(deps.db, async (tx) => {
+    const now = deps.now();
     const row = await loadOwnedCard(tx, input.userId, input.cardId, { forUpdate: true });
     if (!cardAbilities(row, now).freeze) throw conflict(CARD_MESSAGES.notFreezable, 'card_closed');
     // Asking twice is harmless: the card is already as asked, and nothing new is audited.

@@ -1,8 +1,8 @@
 // GET /api/cards/:id/transactions: purchases (approved and declined), cash-outs, transfers and
 // the funding of one card, newest first, and what its spending is made of.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { CardTransaction, CardTransactionList } from '../../../contracts/cards';
+import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { loadOwnedCard } from './card-view';
 
@@ -27,13 +27,13 @@ export function toTransactionView(row: TransactionRow): CardTransaction {
   };
 }
 
-export async function listCardTransactions(app: FastifyInstance, userId: string, cardId: string): Promise<CardTransactionList> {
-  await loadOwnedCard(app.db, userId, cardId);
+export async function listCardTransactions(db: Db, userId: string, cardId: string): Promise<CardTransactionList> {
+  await loadOwnedCard(db, userId, cardId);
   const mine = and(eq(transactions.cardId, cardId), eq(transactions.userId, userId));
   const [rows, spent] = await Promise.all([
-    app.db.select().from(transactions).where(mine).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(MAX_TRANSACTIONS_LISTED),
+    db.select().from(transactions).where(mine).orderBy(desc(transactions.createdAt), desc(transactions.id)).limit(MAX_TRANSACTIONS_LISTED),
     // The breakdown of amount_spent (docs/rules.md#card-figures), over every movement, not only the listed ones.
-    app.db
+    db
       .select({ type: transactions.type, totalCents: sql<string>`sum(${transactions.amountCents})::text` })
       .from(transactions)
       .where(and(mine, eq(transactions.status, 'success'), inArray(transactions.type, ['purchase', 'cashout', 'transfer_out'])))

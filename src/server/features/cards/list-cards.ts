@@ -1,9 +1,8 @@
 // GET /api/cards and GET /api/cards/:id: the user's cards, newest first (docs/rules.md#screens: ordered by
 // issued_at descending), filtered as /my-cards asks.
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Card, CardFilter } from '../../../contracts/cards';
-import type { Db } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import { cards } from '../../db/schema';
 import { loadOwnedCard, toCardView, type CardRow } from './card-view';
 
@@ -45,6 +44,9 @@ type SentList = { json: string; builtAtMs: number; freshUntilMs: number };
 // every change that makes the read cache forget a user's cards forgets their sent list too.
 const sentLists = new WeakMap<readonly CardRow[], SentList>();
 
+/** The handle, and the read cache kept for it (decision 017). */
+type CachedReads = { db: Db; database: Pick<Database, 'readCache'> };
+
 /**
  * The user's cards as the JSON answer of GET /api/cards. /my-cards asks for the same list again
  * and again, so the answer, built and checked against the contract once by `serialize` (the
@@ -52,9 +54,9 @@ const sentLists = new WeakMap<readonly CardRow[], SentList>();
  * (decision 017) and no card has reached the end of its validity since (the only way the clock
  * changes a card's view: `can`).
  */
-export async function listCardsJson(app: FastifyInstance, userId: string, filter: CardFilter, serialize: (answer: { cards: Card[] }) => string): Promise<string> {
-  const rows = await cardRows(app, userId, filter);
-  const nowMs = app.now().getTime();
+export async function listCardsJson(deps: CachedReads & { now(): Date }, userId: string, filter: CardFilter, serialize: (answer: { cards: Card[] }) => string): Promise<string> {
+  const rows = await cardRows(deps, userId, filter);
+  const nowMs = deps.now().getTime();
   const sent = sentLists.get(rows);
   if (sent && sent.builtAtMs <= nowMs && nowMs < sent.freshUntilMs) return sent.json;
   const now = new Date(nowMs);
@@ -73,17 +75,17 @@ function nextValidityEnd(rows: readonly CardRow[], nowMs: number): number {
   return next;
 }
 
-function cardRows(app: FastifyInstance, userId: string, filter: CardFilter): Promise<CardRow[]> {
-  let prepared = preparedByDb.get(app.db);
-  if (!prepared) preparedByDb.set(app.db, (prepared = new Map()));
+function cardRows(deps: CachedReads, userId: string, filter: CardFilter): Promise<CardRow[]> {
+  let prepared = preparedByDb.get(deps.db);
+  if (!prepared) preparedByDb.set(deps.db, (prepared = new Map()));
   let query = prepared.get(filter);
-  if (!query) prepared.set(filter, (query = prepareList(app.db, filter)));
+  if (!query) prepared.set(filter, (query = prepareList(deps.db, filter)));
   const list = query;
   // Served from the read cache when it has the list (decision 017): a user's requests that change
   // cards forget it (plugins/read-cache.ts), and so does the expiry job.
-  return app.database.readCache.cards(userId, filter, () => list.execute({ userId }));
+  return deps.database.readCache.cards(userId, filter, () => list.execute({ userId }));
 }
 
-export async function getCard(app: FastifyInstance, userId: string, cardId: string): Promise<Card> {
-  return toCardView(await loadOwnedCard(app.db, userId, cardId), app.now());
+export async function getCard(deps: { db: Db; now(): Date }, userId: string, cardId: string): Promise<Card> {
+  return toCardView(await loadOwnedCard(deps.db, userId, cardId), deps.now());
 }

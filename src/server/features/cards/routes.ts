@@ -108,7 +108,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, summary: 'Purchases, cash-outs, transfers and funding of one card, newest first', params: cardParams, response: { 200: cardTransactionList, ...errors } } },
     async (request) => {
       const { userId } = requireUser(request);
-      return listCardTransactions(app, userId, request.params.id);
+      return listCardTransactions(app.db, userId, request.params.id);
     },
   );
 };
