@@ -2,10 +2,10 @@
 // Same filter as the history list (completed only, created within the range); amounts are plain
 // decimals ("1234.50") so a spreadsheet reads them as numbers.
 import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { rangeStart } from '../../../core/dates';
 import { CREATION_FEE_CENTS, PROVIDER_LABELS, SOURCE_TYPE_LABELS } from '../../../core/fees';
 import { centsToInputString } from '../../../core/money';
+import type { Db } from '../../db/client';
 import { cards, combineSources, combines } from '../../db/schema';
 
 export const MAX_CSV_ROWS = 5_000;
@@ -46,10 +46,10 @@ export function sourceLabel(type: string, provider: string): string {
   return `${providerLabel} ${typeLabel}`;
 }
 
-export async function historyCsv(app: FastifyInstance, userId: string, range: HistoryRange): Promise<string> {
+export async function historyCsv(deps: { db: Db; now(): Date }, userId: string, range: HistoryRange): Promise<string> {
   const conditions = [eq(combines.userId, userId), eq(combines.status, 'completed')];
-  if (range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(range, app.now())));
-  const rows = await app.db
+  if (range !== 'all') conditions.push(gte(combines.createdAt, rangeStart(range, deps.now())));
+  const rows = await deps.db
     .select({ combine: combines, card: cards })
     .from(combines)
     .leftJoin(cards, and(eq(cards.id, combines.cardId), eq(cards.userId, userId)))
@@ -58,7 +58,7 @@ export async function historyCsv(app: FastifyInstance, userId: string, range: Hi
     .limit(MAX_CSV_ROWS);
   const ids = rows.map((r) => r.combine.id);
   const sources = ids.length
-    ? await app.db.select().from(combineSources).where(inArray(combineSources.combineId, ids)).orderBy(asc(combineSources.combineId), asc(combineSources.position))
+    ? await deps.db.select().from(combineSources).where(inArray(combineSources.combineId, ids)).orderBy(asc(combineSources.combineId), asc(combineSources.position))
     : [];
   const byCombine = new Map<string, typeof sources>();
   for (const source of sources) byCombine.set(source.combineId, [...(byCombine.get(source.combineId) ?? []), source]);
