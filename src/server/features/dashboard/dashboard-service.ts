@@ -1,12 +1,13 @@
 // GET /api/dashboard: the overview, computed from the user's own rows in one read. Nothing here
 // is sample data: a failure is a failure (docs/rules.md#honest-figures).
 import { and, count, desc, eq, gt, gte, inArray, sum } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { BOOSTS } from '../../../core/boosts';
 import { monthStartUtc } from '../../../core/limits';
 import { PLANS, isPlanId } from '../../../core/plans';
 import { PROMO, isPromoActive, promoDaysRemaining } from '../../../core/promo';
 import type { DashboardData } from '../../../contracts/dashboard';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { cards, combines, users } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { listCombines } from '../combines';
@@ -27,23 +28,23 @@ export function promoStateFor(
   return remainingCount > 0 ? 'eligible' : 'closed';
 }
 
-export async function loadDashboard(app: FastifyInstance, userId: string): Promise<DashboardData> {
-  const now = app.now();
-  const [user] = await app.db.select().from(users).where(eq(users.id, userId));
+export async function loadDashboard(deps: { db: Db; config: Pick<Config, 'demoMode'>; now(): Date }, userId: string): Promise<DashboardData> {
+  const now = deps.now();
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
   if (!user) throw notFound('Account not found.');
   const planId = isPlanId(user.subscription) ? user.subscription : 'free';
   const plan = PLANS[planId];
   const holding = and(eq(cards.userId, userId), inArray(cards.status, HOLDING_STATUSES), gt(cards.remainingAmountCents, 0));
 
   const [promo, [monthly], recentCombines, [totals], bars] = await Promise.all([
-    readPromoStatus(app.db),
-    app.db
+    readPromoStatus(deps.db),
+    deps.db
       .select({ completed: count() })
       .from(combines)
       .where(and(eq(combines.userId, userId), eq(combines.status, 'completed'), gte(combines.completedAt, monthStartUtc(now)))),
-    listCombines(app, userId, { status: 'completed', range: 'all', limit: RECENT_COMBINES }),
-    app.db.select({ total: sum(cards.remainingAmountCents), cards: count() }).from(cards).where(holding),
-    app.db.select().from(cards).where(holding).orderBy(desc(cards.remainingAmountCents), desc(cards.issuedAt)).limit(CHART_MAX_CARDS),
+    listCombines(deps, userId, { status: 'completed', range: 'all', limit: RECENT_COMBINES }),
+    deps.db.select({ total: sum(cards.remainingAmountCents), cards: count() }).from(cards).where(holding),
+    deps.db.select().from(cards).where(holding).orderBy(desc(cards.remainingAmountCents), desc(cards.issuedAt)).limit(CHART_MAX_CARDS),
   ]);
 
   const completed = Number(monthly?.completed ?? 0);
