@@ -2,7 +2,6 @@
 // is one transaction that locks the user row first (the lock order of every service), so two
 // tabs changing methods at once are serialised rather than racing on "who is preferred".
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { payoutNotAllowedMessage } from '../../../core/cashout';
 import { payoutDetail, type PayoutDetailInput, type PayTo } from '../../../core/payout-details';
 import { isPayoutMethod, isPayoutMethodAllowed, PAYOUT_METHOD_LABELS, PLANS } from '../../../core/plans';
@@ -17,13 +16,20 @@ import {
   type PayoutMethodChange,
   type PayoutMethodsView,
 } from '../../../contracts/payout-methods';
-import type { DbOrTx, Tx } from '../../db/client';
+import type { Adapters } from '../../adapters';
 import { destinationRegistrationReference } from '../../adapters/payouts';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { EffectDrain } from '../../effects/drain';
 import { payoutMethods, users } from '../../db/schema';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/errors';
 import { limitMoney } from '../../lib/money-limits';
 import { inTransaction } from '../../lib/transaction';
 import { payPendingRebates, pendingRebatesOf, type RebatesPaid } from './pay-pending-rebates';
+
+// What the changes below take from the app, each only the pieces it uses.
+type Writes = { db: Db; now(): Date };
+type Kicks = { effects: Pick<EffectDrain, 'kick'> };
+type Registers = { db: Db; adapters: Pick<Adapters, 'payouts'> };
 
 type UserRow = { id: string; subscription: string; preferredPayout: string | null };
 
@@ -96,8 +102,8 @@ function addRefusal(user: { subscription: string; closedAt: Date | null } | unde
  * transaction that saves it, never inside one (docs/rules.md#outside-effects). Only the provider's reference is kept.
  * In live mode the provider answers the spec's "not implemented" (501), and nothing is saved.
  */
-async function registerDestination(app: FastifyInstance, userId: string, method: PayoutMethod, payTo: PayTo): Promise<string> {
-  const [user] = await app.db
+async function registerDestination(deps: Registers, userId: string, method: PayoutMethod, payTo: PayTo): Promise<string> {
+  const [user] = await deps.db
     .select({
       subscription: users.subscription,
       closedAt: users.closedAt,
@@ -108,8 +114,8 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
   const refusal = addRefusal(user, method, user?.saved ?? false);
   if (refusal) throw refusal;
   // Counted only for a registration that will be made: a refused one costs the provider nothing.
-  await limitMoney(app.db, 'payoutDestination', userId);
-  const { destinationRef } = await app.adapters.payouts.registerDestination({ method, payTo, reference: destinationRegistrationReference() });
+  await limitMoney(deps.db, 'payoutDestination', userId);
+  const { destinationRef } = await deps.adapters.payouts.registerDestination({ method, payTo, reference: destinationRegistrationReference() });
   return destinationRef;
 }
 
@@ -127,7 +133,7 @@ async function registerDestination(app: FastifyInstance, userId: string, method:
  * one; one saved with a destination is `409 already_added`, as before.
  */
 export async function addPayoutMethod(
-  app: FastifyInstance,
+  deps: Writes & Kicks & Registers,
   userId: string,
   method: PayoutMethod,
   input: PayoutDetailInput = {},
@@ -138,10 +144,10 @@ export async function addPayoutMethod(
     const checked = payoutDetail(method, input);
     if (!checked.ok) throw badRequest(checked.message, Object.entries(checked.errors).map(([field, message]) => ({ path: `/${field}`, message })));
     detail = checked.stored;
-    destinationRef = await registerDestination(app, userId, method, checked.payTo);
+    destinationRef = await registerDestination(deps, userId, method, checked.payTo);
   }
-  const result = await inTransaction(app.db, async (tx) => {
-    const now = app.now();
+  const result = await inTransaction(deps.db, async (tx) => {
+    const now = deps.now();
     const user = await lockUser(tx, userId);
     const plan = user.subscription as PlanId;
     if (!isPayoutMethodAllowed(plan, method)) throw forbidden(payoutNotAllowedMessage(plan, method), 'payout_method_not_allowed');
@@ -175,20 +181,20 @@ export async function addPayoutMethod(
     const paid = await payPendingRebates(tx, userId, preferred, now);
     return { status: 201 as const, change: await answer(tx, userId, payoutMethodAdded(method), paid) };
   });
-  afterCommit(app, result.change);
+  afterCommit(deps, result.change);
   return result;
 }
 
 /** Rebates paid by the transaction go out through the payout adapter once it has committed. */
-function afterCommit(app: FastifyInstance, change: PayoutMethodChange): PayoutMethodChange {
-  if (change.rebatesPaid.count > 0) app.effects.kick();
+function afterCommit(deps: Kicks, change: PayoutMethodChange): PayoutMethodChange {
+  if (change.rebatesPaid.count > 0) deps.effects.kick();
   return change;
 }
 
 /** docs/rules.md#payout-method-settings: removing the preferred method moves the preference to another one, or clears it. */
-export async function removePayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
-  return inTransaction(app.db, async (tx) => {
-    const now = app.now();
+export async function removePayoutMethod(deps: Writes, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+  return inTransaction(deps.db, async (tx) => {
+    const now = deps.now();
     const user = await lockUser(tx, userId);
     const removed = await tx
       .delete(payoutMethods)
@@ -207,9 +213,9 @@ export async function removePayoutMethod(app: FastifyInstance, userId: string, m
   });
 }
 
-export async function setPreferredPayoutMethod(app: FastifyInstance, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
-  return afterCommit(app, await inTransaction(app.db, async (tx) => {
-    const now = app.now();
+export async function setPreferredPayoutMethod(deps: Writes & Kicks, userId: string, method: PayoutMethod): Promise<PayoutMethodChange> {
+  return afterCommit(deps, await inTransaction(deps.db, async (tx) => {
+    const now = deps.now();
     const user = await lockUser(tx, userId);
     const plan = user.subscription as PlanId;
     const [saved] = await tx
