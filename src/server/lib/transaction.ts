@@ -34,6 +34,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   for (let attempt = 1; ; attempt += 1) {
     const changes: Change[] = [];
     try {
+      // eslint-disable-next-line no-restricted-syntax -- the one place a transaction is opened (eslint.config.js)
       const result = await db.transaction((tx) => {
         changesByTx.set(tx, changes);
         return work(tx);
