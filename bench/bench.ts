@@ -1,34 +1,40 @@
-// `npm run bench` (docs/performance.md, decision 060): the production build on a PostgreSQL database
-// of its own, driven by autocannon from this process at 32 connections after a warm-up, and judged
-// by the CPU ratios of docs/rules.md#perf-same-run against yardsticks measured in the same run, before and after
-// the scenarios (decision 019): PostgreSQL's CPU per pgbench TPC-B transaction, the bare Fastify
-// route's CPU per answer, the host's argon2id rate, and what the rows a cash-out and a completion
-// must write cost PostgreSQL alone (decision 155). Then two floods beside honest traffic: a
-// sign-in flood (isolation) and the attack from 16 addresses with rate limits on.
+// `npm run bench` (docs/performance.md, decision 187): the production build on a PostgreSQL database
+// of its own, driven by autocannon from this process at 32 connections after a warm-up. With
+// `--against <ref>` the ref is built in a temporary git worktree and the two servers alternate,
+// round by round, on the same PostgreSQL (docs/rules.md#perf-same-run). Each answer but sign-in is
+// then timed alone at an open-loop rate of half the capacity measured (docs/rules.md#perf-latency).
+// Beside it, reported and not enforced, the headroom against yardsticks measured in the same run
+// before and after the scenarios (decision 019): PostgreSQL's CPU per pgbench TPC-B transaction,
+// the bare Fastify route's CPU per answer, the host's argon2id rate, and what the rows a cash-out
+// and a completion must write cost PostgreSQL alone (decision 155). Then two floods beside honest
+// traffic: a sign-in flood (isolation) and the attack from 16 addresses with rate limits on.
 //
-//   npm run bench                  full run (builds first), floors checked and reported
-//   npm run bench -- --smoke       seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
-//   npm run bench -- --strict      exit 1 when a floor is missed
-//   npm run bench -- --only cash-out,list-cards,isolation,attack   some scenarios only (profiling)
-//   npm run bench -- --json out.json              the figures as JSON too
-//   npm run bench -- --skip-ceilings              scenarios only (A/B runs; BENCH_SERVER_ENTRY=other bundle)
+//   npm run bench                          full run (builds first), floors reported
+//   npm run bench -- --against main        the same, with main built in a worktree and alternated (4 rounds)
+//   npm run bench -- --strict              exit 1 when a floor is missed, saying which
+//   npm run bench -- --smoke               seconds only, no floors (BENCH_SMOKE=1 too); part of npm test
+//   npm run bench -- --against main --rounds 6 --allow-dearer cash-out
+//   npm run bench -- --only cash-out,purchase,list-cards,isolation,attack   some scenarios only
+//   npm run bench -- --skip-ceilings       no yardsticks (profiling)
+//   npm run bench -- --json out.json       the figures as JSON too
 import { existsSync, writeFileSync } from 'node:fs';
+import { compareRuns, poolRounds, type AbRuns } from './lib/ab';
 import { measureArgon2Rate } from './lib/argon2-rate';
 import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { closeCpuMeter } from './lib/cpu';
 import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from './lib/flood';
+import { latencyRequestCount, latencyRequests, measureLatency } from './lib/latency';
 import { parseOptions } from './lib/options';
 import { measureRequiredRows } from './lib/required-rows';
-import { createDatabase, describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
+import { describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
 import { killChildren, runCommand, SERVER_ENTRY, startAppServer } from './lib/processes';
 import { computeRatios, describeMachine, evaluateFloors, formatReport, kernelShare, newBenchResult } from './lib/report';
-import { measureScenario, prepare, SCENARIOS, type ScenarioName } from './lib/scenarios';
+import { LATENCY_SCENARIOS, MONEY_SCENARIOS, prepareDrafts, SCENARIOS, type ScenarioName } from './lib/scenarios';
+import { describeThisTree, measureRounds, startVersion, versionsToStart, type Version } from './lib/versions';
+import { buildRef, removeRefWorktree, type RefBuild } from './lib/worktree';
 
 const options = parseOptions(process.argv.slice(2));
 const FLOODS = ['isolation', 'attack'] as const;
-const strict = process.argv.includes('--strict');
-// Profiling and before/after comparisons of one scenario: no pgbench, no bare route.
-const skipCeilings = process.argv.includes('--skip-ceilings');
 const began = performance.now();
 const log = (line: string) => console.log(`[bench] ${((performance.now() - began) / 1000).toFixed(0).padStart(3)}s ${line}`);
 
@@ -47,6 +53,7 @@ function cleanup(): Promise<void> {
     killChildren();
     await closeCpuMeter();
     await dropCreatedDatabases();
+    await removeRefWorktree();
   })();
   return cleaning;
 }
@@ -61,12 +68,21 @@ async function main(): Promise<number> {
   const started = Date.now();
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first (npm run bench does).`);
   if (!(await isPostgresReachable())) skipOrFail(`PostgreSQL is not reachable at ${ADMIN_URL}.`);
-  if ((await runCommand('pgbench', ['--version']).catch(() => ({ code: 1 }))).code !== 0) skipOrFail('pgbench is not installed (apt-get install -y postgresql-contrib).');
+  if (!options.skipCeilings && (await runCommand('pgbench', ['--version']).catch(() => ({ code: 1 }))).code !== 0) skipOrFail('pgbench is not installed (apt-get install -y postgresql-contrib).');
 
   const known: readonly string[] = [...SCENARIOS, ...FLOODS];
   const unknown = (options.only ?? []).filter((s) => !known.includes(s));
   if (unknown.length > 0) throw new Error(`--only: ${unknown.join(', ')} is none of ${known.join(', ')}`);
+  const notMoney = options.allowDearer.filter((s) => !(MONEY_SCENARIOS as readonly string[]).includes(s));
+  if (notMoney.length > 0) throw new Error(`--allow-dearer: ${notMoney.join(', ')} is none of ${MONEY_SCENARIOS.join(', ')}`);
   const wanted = new Set<string>(options.only ?? known);
+
+  // The ref is built before anything is measured: its build's CPU is in no window.
+  let ref: RefBuild | undefined;
+  if (options.against) {
+    log(`building ${options.against} in a worktree`);
+    ref = await buildRef(options.against, log);
+  }
   const result = newBenchResult({
     mode: options.smoke ? 'smoke' : 'full',
     date: new Date().toISOString(),
@@ -74,10 +90,11 @@ async function main(): Promise<number> {
     postgres: await describeServer(),
     options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale, isolationSeconds: options.isolationSeconds },
   });
-  log(`${result.mode} run; ${result.machine}`);
+  result.allowDearer = options.allowDearer;
+  log(`${result.mode} run${ref ? `, ${options.rounds} round${options.rounds === 1 ? '' : 's'} against ${ref.ref}` : ''}; ${result.machine}`);
 
-  // The yardsticks of docs/rules.md#perf-same-run, before the scenarios and again after them (decision 019): on a
-  // shared host the speed moves within a run, and the CPU per unit moves with it, less.
+  // The yardsticks, before the scenarios and again after them (decision 019): on a shared host the
+  // speed moves within a run, and the CPU per unit moves with it, less.
   const yardsticks = async (when: 'before' | 'after') => {
     log(`yardsticks (${when}): pgbench TPC-B-like, scale ${options.pgbenchScale}, ${options.connections} clients, ${options.measureSeconds} s`);
     const p = await measurePgbench({ clients: options.connections, seconds: options.measureSeconds, scale: options.pgbenchScale });
@@ -93,8 +110,8 @@ async function main(): Promise<number> {
     log(`  ${r.seconds} s each: cash-out rows ${r.cashout.postgresMs.toFixed(3)} ms, completion rows ${r.completion.postgresMs.toFixed(3)} ms of PostgreSQL CPU per statement`);
     return { p, b, a, r };
   };
-  if (skipCeilings) {
-    log('yardsticks skipped (--skip-ceilings): CPU per answer only, no ratios');
+  if (options.skipCeilings) {
+    log('yardsticks skipped (--skip-ceilings): CPU per answer only, no headroom');
   } else {
     const y = await yardsticks('before');
     result.pgbench = y.p;
@@ -103,69 +120,79 @@ async function main(): Promise<number> {
     result.rows = y.r;
   }
 
-  const dbName = `payweave_bench_${process.pid}`;
-  const databaseUrl = await createDatabase(dbName);
-  const databases = [dbName];
+  const scenarios = SCENARIOS.filter((s) => wanted.has(s));
+  const runs: AbRuns = {};
+  const versions: Version[] = [];
   try {
-    const server = await startAppServer(databaseUrl);
-    log(`server (${SERVER_ENTRY}) on ${server.url}, database ${dbName}`);
-    try {
-      // The launch promo is for the first 100 cards only; the steady state the bench measures is
-      // after it, when no completion touches the shared counter row (and no quote changes mid-run).
-      await queryDatabase(databaseUrl, 'update system_promos set first_100_promo_claimed = limit_count');
-      const needs = new Set<ScenarioName>(SCENARIOS.filter((s) => wanted.has(s)));
-      if (wanted.has('isolation')) needs.add('list-cards').add('cash-out');
-      const prepared = await prepare(server.url, options, needs, log);
-      for (const name of SCENARIOS) {
-        if (!wanted.has(name)) continue;
-        // Each measured run starts on a settled database, as pgbench vacuums its tables before its
-        // run: the previous scenario's dead rows are not this one's to pay for. The statistics are
-        // taken after the warm-up, so the plans fit the tables the measured run writes to, not the
-        // nearly empty ones the preparation left (decision 143).
-        log(`scenario: ${name}`);
-        const settle = async () => {
-          await queryDatabase(databaseUrl, 'vacuum analyze');
-        };
-        const figures = await measureScenario(name, server.url, options, prepared, server.child.pid, databases, () => outboxSettled(databaseUrl), settle);
-        result.scenarios[name] = figures;
-        log(`  ${figures.rps.toFixed(0)} answers/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx, ${figures.errors} errors`);
-        if (figures.cpu) log(`  CPU per answer: PostgreSQL ${figures.cpu.postgresMs.toFixed(3)} ms (server-wide ${figures.cpu.postgresAllMs.toFixed(3)}; ${kernelShare(figures.cpu)} in the kernel), server ${figures.cpu.serverMs.toFixed(3)} ms, load generator ${figures.cpu.benchMs.toFixed(3)} ms`);
-        for (const failure of figures.failures) log(`  e.g. ${failure}`);
-      }
-      if (wanted.has('isolation')) {
-        await queryDatabase(databaseUrl, 'vacuum analyze');
-        log(`isolation: card lists and cash-outs, ${options.isolationSeconds} s alone, then ${options.isolationSeconds} s beside a sign-in flood`);
-        result.isolation = await measureIsolation(server.url, options, prepared, server.child.pid, databases);
-        logFlood(result.isolation);
-      }
-    } finally {
-      await server.stop();
+    for (const v of versionsToStart(ref)) {
+      if (v.key === 'a' && scenarios.length === 0) continue; // floods only: nothing to compare
+      const needs = new Set<ScenarioName>(scenarios);
+      if (v.key === 'b' && wanted.has('isolation')) needs.add('list-cards').add('cash-out');
+      versions.push(await startVersion(v.key, v.label, v.build, options, needs, log));
     }
+    const b = versions.find((v) => v.key === 'b') as Version;
+    for (const name of scenarios) {
+      log(`scenario: ${name}`);
+      const figures = await measureRounds(name, versions, options, log);
+      runs[name] = figures;
+      result.scenarios[name] = poolRounds(figures.b);
+    }
+    for (const v of versions) if (v.key === 'a') await v.server.stop();
+
+    for (const name of LATENCY_SCENARIOS.filter((s) => wanted.has(s))) {
+      const capacity = result.scenarios[name]?.rps ?? 0;
+      if (capacity <= 0) continue;
+      const count = latencyRequestCount(capacity, options.latencySeconds);
+      const drafts = name === 'combine-complete' ? await prepareDrafts(b.server.url, b.prepared.combineUsers, Math.ceil(count / b.prepared.combineUsers.length)) : [];
+      await queryDatabase(b.databaseUrl, 'vacuum analyze');
+      log(`latency: ${name}, ${count} requests at ${(capacity / 2).toFixed(0)}/s (half of ${capacity.toFixed(0)}/s), open loop`);
+      const figures = await measureLatency(b.server.url, latencyRequests(name, b.prepared, drafts), capacity, options.latencySeconds);
+      await outboxSettled(b.databaseUrl);
+      result.latency[name] = figures;
+      const refused = figures.sent - figures.ok;
+      log(`  p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms, max ${figures.max.toFixed(1)} ms${refused ? `, ${refused} not 2xx (${figures.examples[0] ?? ''})` : ''}`);
+    }
+
+    if (wanted.has('isolation')) {
+      await queryDatabase(b.databaseUrl, 'vacuum analyze');
+      log(`isolation: card lists and cash-outs, ${options.isolationSeconds} s alone, then ${options.isolationSeconds} s beside a sign-in flood`);
+      result.isolation = await measureIsolation(b.server.url, options, b.prepared, b.server.child.pid, [b.dbName]);
+      logFlood(result.isolation);
+    }
+    await b.server.stop();
     if (wanted.has('attack')) {
       // Rate limits on, and the client's address taken from X-Forwarded-For, as behind a balancer.
-      const guarded = await startAppServer(databaseUrl, { RATE_LIMIT_DISABLED: 'false', TRUST_PROXY: 'true' });
+      const guarded = await startAppServer(b.databaseUrl, { RATE_LIMIT_DISABLED: 'false', TRUST_PROXY: 'true' }, b.build);
       try {
         log(`attack: server with rate limits and TRUST_PROXY on ${guarded.url}`);
         const attackPrepared = await prepareAttack(guarded.url, options);
-        await queryDatabase(databaseUrl, 'vacuum analyze');
+        await queryDatabase(b.databaseUrl, 'vacuum analyze');
         log(`  honest traffic ${options.attackSeconds} s alone, then ${options.attackSeconds} s beside 16 attacking connections`);
-        result.attack = await measureAttack(guarded.url, options, attackPrepared, guarded.child.pid, databases);
+        result.attack = await measureAttack(guarded.url, options, attackPrepared, guarded.child.pid, [b.dbName]);
         logFlood(result.attack);
       } finally {
         await guarded.stop();
       }
     }
   } finally {
-    await dropDatabase(dbName);
+    for (const v of versions) {
+      await v.server.stop();
+      await dropDatabase(v.dbName);
+    }
+    await removeRefWorktree();
   }
 
   // The smoke checks that every part runs; measuring the yardsticks twice is for the full run.
-  if (!skipCeilings && !options.smoke) {
+  if (!options.skipCeilings && !options.smoke) {
     const y = await yardsticks('after');
     result.pgbenchAfter = y.p;
     result.bareAfter = y.b;
     result.argon2After = y.a;
     result.rowsAfter = y.r;
+  }
+  if (ref) {
+    result.ab = { against: { ref: ref.ref, commit: ref.commit, subject: ref.subject, dependencies: ref.dependencies }, head: describeThisTree(), rounds: options.rounds, runs };
+    result.comparisons = compareRuns(runs);
   }
   result.ratios = computeRatios(result);
   result.floors = evaluateFloors(result);
@@ -173,13 +200,24 @@ async function main(): Promise<number> {
   if (options.jsonOut) writeFileSync(options.jsonOut, JSON.stringify(result, null, 2) + '\n');
   log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
-  // Wrong answers are a broken benchmark in any mode; missed floors fail only with --strict.
-  const broken = Object.entries(result.scenarios).filter(([, f]) => f.non2xx > 0 || f.errors > 0 || f.requests === 0);
+  // Wrong answers are a broken benchmark in any mode (either version's); missed floors fail only with --strict.
+  const broken = [
+    ...Object.entries(runs).flatMap(([name, byVersion]) =>
+      (['a', 'b'] as const).filter((k) => byVersion[k].some((f) => f.non2xx > 0 || f.errors > 0 || f.requests === 0)).map((k) => (ref ? `${name} (${k === 'a' ? 'A' : 'B'})` : name)),
+    ),
+    ...Object.entries(result.latency).filter(([, f]) => f.sent !== f.ok).map(([name]) => `${name} (latency)`),
+  ];
   if (broken.length > 0) {
-    console.error(`ERROR: scenarios with failed requests: ${broken.map(([name]) => name).join(', ')}`);
+    console.error(`ERROR: scenarios with failed requests: ${broken.join(', ')}`);
     return 1;
   }
-  if (strict && !options.smoke && result.floors.some((f) => !f.met)) return 1;
+  const missed = result.floors.filter((f) => !f.met);
+  if (options.strict && !options.smoke && missed.length > 0) {
+    console.error(`FAILED (--strict): ${missed.length} floor${missed.length > 1 ? 's' : ''} missed:`);
+    for (const f of missed) console.error(`  - ${f.scenario}: ${f.what}: ${f.value}`);
+    return 1;
+  }
+  if (options.strict && !options.smoke && !ref) console.warn('--strict without --against: latency and isolation only; no comparison with main was made.');
   return 0;
 }
 

@@ -12,10 +12,11 @@
 // 1 s at p99, and none of their requests refused.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
-import { BENCH_PASSWORD, call, completeDraft, mapLimit, prepareDraft, register, userHeaders, type User } from './api';
+import { BENCH_PASSWORD, call, completeDraft, mapLimit, prepareDraft, register, saveAchPayoutMethod, userHeaders, type User } from './api';
 import { runHonest, type HonestFigures, type HonestStream } from './honest';
 import { runLoad, type Figures } from './load';
 import type { BenchOptions } from './options';
+import { cashoutRequests, cycle, forAutocannon, listCardsRequests, signInRequests, type OwnedCard } from './requests';
 import type { Prepared } from './scenarios';
 import { totpCode } from './totp';
 
@@ -34,44 +35,16 @@ export type FloodResult = {
   seconds: number;
 };
 
-function cycle<T>(items: readonly T[]): () => T {
-  if (items.length === 0) throw new Error('nothing prepared for this scenario');
-  let i = 0;
-  return () => items[i++ % items.length] as T;
-}
-
 function listStream(users: readonly User[], rate: number): HonestStream {
-  const next = cycle(users);
-  return { name: 'list cards', rate, next: () => ({ method: 'GET', path: '/api/cards', headers: userHeaders(next()) }) };
+  return { name: 'list cards', rate, next: listCardsRequests(users) };
 }
 
-function cashoutStream(cards: ReadonlyArray<{ user: User; cardId: string }>, rate: number): HonestStream {
-  const next = cycle(cards);
-  return {
-    name: 'cash out',
-    rate,
-    next: () => {
-      const { user, cardId } = next();
-      return {
-        method: 'POST',
-        path: '/api/cashouts',
-        headers: { ...JSON_HEADERS, ...userHeaders(user), 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ cardId, amountCents: 100, payoutMethod: 'ach' }),
-      };
-    },
-  };
+function cashoutStream(cards: readonly OwnedCard[], rate: number): HonestStream {
+  return { name: 'cash out', rate, next: cashoutRequests(cards) };
 }
 
 function signInStream(users: readonly User[], rate: number): HonestStream {
-  const next = cycle(users);
-  return {
-    name: 'sign in',
-    rate,
-    next: () => {
-      const user = next();
-      return { method: 'POST', path: '/api/auth/login', headers: { ...JSON_HEADERS, ...(user.ip ? { 'x-forwarded-for': user.ip } : {}) }, body: JSON.stringify({ email: user.email, password: BENCH_PASSWORD }) };
-    },
-  };
+  return { name: 'sign in', rate, next: signInRequests(users) };
 }
 
 async function unloadedThenLoaded(baseUrl: string, streams: HonestStream[], seconds: number, flood: () => Promise<Figures>): Promise<Omit<FloodResult, 'rates' | 'seconds'>> {
@@ -88,13 +61,7 @@ async function unloadedThenLoaded(baseUrl: string, streams: HonestStream[], seco
 export async function measureIsolation(baseUrl: string, options: BenchOptions, prepared: Prepared, serverPid: number | undefined, databases: string[]): Promise<FloodResult> {
   const rates = { 'list cards': options.smoke ? 50 : 100, 'cash out': options.smoke ? 10 : 25 };
   const streams = [listStream(prepared.readUsers, rates['list cards']), cashoutStream(prepared.cashoutCards, rates['cash out'])];
-  const next = cycle(prepared.readUsers);
-  const signIn: Request = {
-    method: 'POST',
-    path: '/api/auth/login',
-    headers: JSON_HEADERS,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: next().email, password: BENCH_PASSWORD }) }),
-  };
+  const signIn = forAutocannon(signInRequests(prepared.readUsers));
   const seconds = options.isolationSeconds;
   const result = await unloadedThenLoaded(baseUrl, streams, seconds, () =>
     // 503 (the argon2 pool's queue is full) is the server shedding the flood, as docs/rules.md#hashing-pool asks.
@@ -105,7 +72,7 @@ export async function measureIsolation(baseUrl: string, options: BenchOptions, p
 
 export type AttackPrepared = {
   honest: User[];
-  cards: Array<{ user: User; cardId: string }>;
+  cards: OwnedCard[];
   signIn: User[];
   /** Accounts with two-factor on, whose owners (the attackers) regenerate their recovery codes. */
   attackers: User[];
@@ -141,7 +108,12 @@ export async function prepareAttack(baseUrl: string, options: BenchOptions): Pro
   // slowest of 30.
   const honestCount = options.smoke ? 2 : HONEST_USERS;
   const honest = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-honest-${run}-${i}@example.com`, honestIp(i)));
-  const cards = await mapLimit(honest, 4, async (user) => ({ user, cardId: await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000)) }));
+  // Each with ACH saved with its details, as a user does in Settings before a first cash-out: a
+  // cash-out is paid only to a registered destination (decision 172).
+  const cards = await mapLimit(honest, 4, async (user) => {
+    await saveAchPayoutMethod(baseUrl, user);
+    return { user, cardId: await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000)) };
+  });
   const signIn = await mapLimit(Array.from({ length: honestCount }, (_, i) => i), 4, (i) => register(baseUrl, `bench-signin-${run}-${i}@example.com`, signInIp(i)));
   // The smoke shares 4 accounts among the 8 regenerating connections: two-factor setup hashes too.
   const attackers = await mapLimit(Array.from({ length: options.smoke ? 4 : 8 }, (_, i) => i), 4, async (i) => {

@@ -31,4 +31,44 @@ describe('honest traffic', () => {
       server.close();
     }
   });
+
+  it('reads answers of a known length, chunked ones and ones that close the connection, and sends each body whole', async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        if (req.url === '/chunked') {
+          res.write('{"part":');
+          setTimeout(() => res.end('2}'), 5);
+        } else if (req.url === '/close') {
+          res.setHeader('connection', 'close');
+          res.end('{}');
+        } else if (req.url === '/echo') {
+          bodies.push(body);
+          res.statusCode = body === '{"amountCents":100}' ? 201 : 400;
+          res.end(body);
+        } else {
+          res.statusCode = 409;
+          res.end('{"error":"taken"}');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const paths = ['/chunked', '/close', '/echo', '/taken'];
+    let i = 0;
+    try {
+      const out = await runHonest(url, [{ name: 'mixed', rate: 200, next: () => {
+        const path = paths[i++ % paths.length] as string;
+        return path === '/echo' ? { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"amountCents":100}' } : { method: 'GET', path };
+      } }], 0.4);
+      expect(out.mixed?.sent).toBe(80);
+      expect(out.mixed?.failed).toEqual({ 409: 20 });
+      expect(out.mixed?.examples[0]).toBe('409 {"error":"taken"}');
+      expect(bodies).toHaveLength(20);
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
-// Child processes of the benchmark: the production server (dist/server/main.mjs), the bare
-// Fastify ceiling (bench/bare-server.mjs) and pgbench. Ports come from 4100-4199, a range kept
+// Child processes of the benchmark: the production server (dist/server/main.mjs, or the other
+// version's build in its worktree), the bare Fastify ceiling (bench/bare-server.mjs), pgbench, and
+// git and npm when another version is built. Ports come from 4100-4199, a range kept
 // free of the dev server (3000) and the end-to-end run (3100).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -48,13 +49,21 @@ export type Child = { url: string; port: number; child: ChildProcess; logs(): st
 
 const running = new Set<ChildProcess>();
 
-/** Kills every child still running (on failure or Ctrl-C). */
+/** Kills every child still running (on failure or Ctrl-C), with whatever it started itself. */
 export function killChildren(): void {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running) {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) continue;
+    // Each child leads a process group of its own (`detached`), so that npm's and vite's children go with it.
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
 }
 
-async function startHttpChild(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string): Promise<Child> {
-  const child = spawn(command, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startHttpChild(command: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyPath: string, cwd = projectRoot): Promise<Child> {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   let output = '';
   const collect = (chunk: Buffer) => {
@@ -101,8 +110,13 @@ async function startHttpChild(command: string, args: string[], env: NodeJS.Proce
 // BENCH_SERVER_ENTRY: another bundle of the server (e.g. a before/after comparison of a change).
 export const SERVER_ENTRY = path.resolve(process.env.BENCH_SERVER_ENTRY ?? path.join(projectRoot, 'dist', 'server', 'main.mjs'));
 
-/** The production build on `databaseUrl`: demo delays 0, no random declines, rate limits off. */
-export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<Child & { dataDir: string }> {
+export type AppServer = Child & { dataDir: string };
+
+/**
+ * The production build on `databaseUrl`: demo delays 0, no random declines, rate limits off.
+ * `entry` and `cwd`: another version's bundle, run from its own worktree (its migrations).
+ */
+export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}, build: { entry: string; cwd: string } = { entry: SERVER_ENTRY, cwd: projectRoot }): Promise<AppServer> {
   const port = await freeBenchPort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'payweave-bench-'));
   const env: NodeJS.ProcessEnv = {
@@ -122,7 +136,7 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
   };
   // Profiling the server: e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = await startHttpChild(process.execPath, [...nodeArgs, SERVER_ENTRY], env, port, '/api/health');
+  const child = await startHttpChild(process.execPath, [...nodeArgs, build.entry], env, port, '/api/health', build.cwd);
   return {
     ...child,
     dataDir,
@@ -141,9 +155,9 @@ export async function startBareServer(): Promise<Child> {
 
 export type CommandResult = { code: number; stdout: string; stderr: string };
 
-export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CommandResult> {
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     running.add(child);
     let stdout = '';
     let stderr = '';

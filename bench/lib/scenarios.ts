@@ -1,23 +1,35 @@
-// The four measured scenarios (the floods that run beside honest traffic are in flood.ts). Everything a request needs (accounts, cards, reviewed drafts) is
-// prepared through the API first; the measured runs replay prepared requests at full speed.
+// The measured scenarios (the floods that run beside honest traffic are in flood.ts). Everything a
+// request needs (accounts, cards, reviewed drafts) is prepared through the API first; the measured
+// runs replay prepared requests at full speed (requests.ts).
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'autocannon';
-import { BENCH_PASSWORD, completeBody, completeDraft, mapLimit, prepareDraft, register, saveAchPayoutMethod, upgradeToPremiumPlus, type Draft, type User } from './api';
-import { runLoad, type Figures } from './load';
+import { completeDraft, mapLimit, prepareDraft, register, saveAchPayoutMethod, upgradeToPremiumPlus, type Draft, type User } from './api';
+import { runLoad, type Figures, type LoadSpec } from './load';
 import type { BenchOptions } from './options';
+import { cashoutRequests, completeRequests, forAutocannon, listCardsRequests, purchaseRequests, signInRequests, type NextRequest, type OwnedCard } from './requests';
 
-export type ScenarioName = 'sign-in' | 'list-cards' | 'combine-complete' | 'cash-out';
-export const SCENARIOS: readonly ScenarioName[] = ['sign-in', 'list-cards', 'combine-complete', 'cash-out'];
+export type ScenarioName = 'sign-in' | 'list-cards' | 'combine-complete' | 'cash-out' | 'purchase';
+export const SCENARIOS: readonly ScenarioName[] = ['sign-in', 'list-cards', 'combine-complete', 'cash-out', 'purchase'];
+/** The money answers (docs/rules.md#perf-same-run): none may get more than 5% dearer than the ref. */
+export const MONEY_SCENARIOS: readonly ScenarioName[] = ['combine-complete', 'cash-out', 'purchase'];
+/** Every answer but sign-in has a p99 floor (docs/rules.md#perf-latency). */
+export const LATENCY_SCENARIOS: readonly ScenarioName[] = ['list-cards', 'combine-complete', 'cash-out', 'purchase'];
 
 export type Prepared = {
   readUsers: User[];
-  cashoutCards: Array<{ user: User; cardId: string }>;
-  warmupDrafts: Draft[];
-  measuredDrafts: Draft[];
+  cashoutCards: OwnedCard[];
+  purchaseCards: OwnedCard[];
+  /** Premium+ users whose drafts are completed; more drafts are made for them as needed. */
+  combineUsers: User[];
+  /** For each round: the warm-up's drafts and the measured run's, consecutive ones of different users. */
+  drafts: Array<{ warmup: Draft[]; measured: Draft[] }>;
 };
 
 const PREPARE_CONCURRENCY = 8;
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/**
+ * A cash-out or a purchase takes $1.00 of a card: $5,000 each leaves room for every round of a
+ * fast host (1,000 answers/s over 64 cards, warm-ups, rounds and the latency run together).
+ */
+const SPENDING_CARD_DOLLARS = 5_000;
 
 /** Interleaves per-user lists (u0[0], u1[0], …, u0[1], …) so that consecutive requests belong to different users. */
 function roundRobin<T>(lists: T[][]): T[] {
@@ -27,10 +39,26 @@ function roundRobin<T>(lists: T[][]): T[] {
   return out;
 }
 
+/** `perUser` reviewed drafts of 2 sources for each user, interleaved by user. */
+export async function prepareDrafts(baseUrl: string, users: readonly User[], perUser: number): Promise<Draft[]> {
+  const jobs = users.flatMap((user) => Array.from({ length: perUser }, () => user));
+  const drafts = await mapLimit(jobs, PREPARE_CONCURRENCY, (user) => prepareDraft(baseUrl, user, 100));
+  return roundRobin(users.map((_, u) => drafts.slice(u * perUser, (u + 1) * perUser)));
+}
+
+async function spendingCards(baseUrl: string, count: number, prefix: string): Promise<OwnedCard[]> {
+  return mapLimit(Array.from({ length: count }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
+    const user = await register(baseUrl, `${prefix}-${i}@example.com`);
+    await saveAchPayoutMethod(baseUrl, user);
+    const cardId = await completeDraft(baseUrl, await prepareDraft(baseUrl, user, SPENDING_CARD_DOLLARS));
+    return { user, cardId };
+  });
+}
+
 export async function prepare(baseUrl: string, options: BenchOptions, wanted: ReadonlySet<ScenarioName>, log: (line: string) => void): Promise<Prepared> {
   const run = randomUUID().slice(0, 8);
   const started = Date.now();
-  const prepared: Prepared = { readUsers: [], cashoutCards: [], warmupDrafts: [], measuredDrafts: [] };
+  const prepared: Prepared = { readUsers: [], cashoutCards: [], purchaseCards: [], combineUsers: [], drafts: [] };
 
   if (wanted.has('sign-in') || wanted.has('list-cards')) {
     // Free plan users with three cards each (the Free plan's monthly limit): what /my-cards lists.
@@ -42,108 +70,45 @@ export async function prepare(baseUrl: string, options: BenchOptions, wanted: Re
     log(`prepared ${prepared.readUsers.length} users with 3 cards each`);
   }
 
+  // One $5,000 card per user, and ACH saved with its details (a cash-out is paid only to a
+  // registered destination, decision 172); each cash-out or purchase takes $1.00 of it.
   if (wanted.has('cash-out')) {
-    // One $1,000 card per user, and ACH saved with its details; each cash-out takes $1.00 of it.
-    prepared.cashoutCards = await mapLimit(Array.from({ length: options.cashoutUsers }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
-      const user = await register(baseUrl, `bench-cashout-${run}-${i}@example.com`);
-      await saveAchPayoutMethod(baseUrl, user);
-      const cardId = await completeDraft(baseUrl, await prepareDraft(baseUrl, user, 1000));
-      return { user, cardId };
-    });
-    log(`prepared ${prepared.cashoutCards.length} cards of $1,000 to cash out from`);
+    prepared.cashoutCards = await spendingCards(baseUrl, options.cashoutUsers, `bench-cashout-${run}`);
+    log(`prepared ${prepared.cashoutCards.length} cards of $${SPENDING_CARD_DOLLARS.toLocaleString('en-US')} to cash out from`);
+  }
+  if (wanted.has('purchase')) {
+    prepared.purchaseCards = await spendingCards(baseUrl, options.purchaseUsers, `bench-purchase-${run}`);
+    log(`prepared ${prepared.purchaseCards.length} cards of $${SPENDING_CARD_DOLLARS.toLocaleString('en-US')} to buy with`);
   }
 
   if (wanted.has('combine-complete')) {
-    // Premium+ users (no monthly limit), each with reviewed drafts of two sources.
+    // Premium+ users (no monthly limit), each with reviewed drafts of two sources for every round.
     const warmupPerUser = Math.max(options.warmupDraftsPerUser, Math.ceil(options.connections / options.combineUsers));
-    const users = await mapLimit(Array.from({ length: options.combineUsers }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
+    prepared.combineUsers = await mapLimit(Array.from({ length: options.combineUsers }, (_, i) => i), PREPARE_CONCURRENCY, async (i) => {
       const user = await register(baseUrl, `bench-combine-${run}-${i}@example.com`);
       await upgradeToPremiumPlus(baseUrl, user);
       return user;
     });
-    const perUser = warmupPerUser + options.draftsPerUser;
-    const jobs = users.flatMap((user) => Array.from({ length: perUser }, (_, d) => ({ user, d })));
-    const drafts = await mapLimit(jobs, PREPARE_CONCURRENCY, ({ user }) => prepareDraft(baseUrl, user, 100));
-    const byUser = users.map((_, u) => drafts.slice(u * perUser, (u + 1) * perUser));
-    prepared.warmupDrafts = roundRobin(byUser.map((list) => list.slice(0, warmupPerUser)));
-    prepared.measuredDrafts = roundRobin(byUser.map((list) => list.slice(warmupPerUser)));
-    log(`prepared ${drafts.length} reviewed drafts of 2 sources for ${users.length} Premium+ users`);
+    for (let round = 0; round < options.rounds; round += 1) {
+      prepared.drafts.push({
+        warmup: await prepareDrafts(baseUrl, prepared.combineUsers, warmupPerUser),
+        measured: await prepareDrafts(baseUrl, prepared.combineUsers, options.draftsPerUser),
+      });
+    }
+    const count = prepared.drafts.reduce((sum, d) => sum + d.warmup.length + d.measured.length, 0);
+    log(`prepared ${count} reviewed drafts of 2 sources for ${prepared.combineUsers.length} Premium+ users (${options.rounds} round${options.rounds > 1 ? 's' : ''})`);
   }
   log(`preparation took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return prepared;
 }
 
-function cycle<T>(items: readonly T[]): () => T {
-  if (items.length === 0) throw new Error('nothing prepared for this scenario');
-  let i = 0;
-  return () => items[i++ % items.length] as T;
-}
-
-/** Each item once. Past the end it repeats the last one (its answer, a 409, then shows as non-2xx). */
-function queue<T>(items: readonly T[]): () => T {
-  if (items.length === 0) throw new Error('nothing prepared for this scenario');
-  let i = 0;
-  return () => items[Math.min(i++, items.length - 1)] as T;
-}
-
-function signInRequest(users: readonly User[]): Request {
-  const next = cycle(users);
-  return {
-    method: 'POST',
-    path: '/api/auth/login',
-    headers: JSON_HEADERS,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: next().email, password: BENCH_PASSWORD }) }),
-  };
-}
-
-function listCardsRequest(users: readonly User[]): Request {
-  const next = cycle(users);
-  return {
-    method: 'GET',
-    path: '/api/cards',
-    setupRequest: (request) => ({ ...request, headers: { cookie: next().cookie } }),
-  };
-}
-
-function completeRequest(drafts: readonly Draft[]): Request {
-  const next = queue(drafts);
-  return {
-    method: 'POST',
-    path: '/api/combines/x/complete',
-    setupRequest: (request) => {
-      const draft = next();
-      return {
-        ...request,
-        path: `/api/combines/${draft.combineId}/complete`,
-        headers: { ...JSON_HEADERS, cookie: draft.user.cookie, 'idempotency-key': randomUUID() },
-        body: completeBody(draft),
-      };
-    },
-  };
-}
-
-function cashoutRequest(cards: ReadonlyArray<{ user: User; cardId: string }>): Request {
-  const next = cycle(cards);
-  return {
-    method: 'POST',
-    path: '/api/cashouts',
-    setupRequest: (request) => {
-      const { user, cardId } = next();
-      return {
-        ...request,
-        headers: { ...JSON_HEADERS, cookie: user.cookie, 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ cardId, amountCents: 100, payoutMethod: 'ach' }),
-      };
-    },
-  };
-}
-
-/** Warm-up, then the measured run, of one scenario. */
+/** Warm-up, then the measured run, of one scenario in one round. */
 export async function measureScenario(
   name: ScenarioName,
   baseUrl: string,
   options: BenchOptions,
   prepared: Prepared,
+  round: number,
   serverPid: number | undefined,
   databases: string[],
   /** Resolves when the outbox is empty: the money scenarios' windows close then (decision 134). */
@@ -158,27 +123,29 @@ export async function measureScenario(
   // The warm-up's payouts and captures are sent before the measured window opens, and the
   // window's own before it closes.
   const money = { ...base, settled: outboxSettled };
+  const timed = async (spec: Omit<LoadSpec, 'requests'>, make: () => NextRequest) => {
+    await runLoad({ ...spec, duration: options.warmupSeconds, requests: [forAutocannon(make())] });
+    await afterWarmup();
+    return runLoad({ ...spec, duration: options.measureSeconds, requests: [forAutocannon(make())] });
+  };
   switch (name) {
-    case 'sign-in': {
+    case 'sign-in':
       // More sign-ins at once than the argon2id pool admits are answered 503 with Retry-After
-      // (docs/rules.md#rate-limits): shedding, not failure. The floor counts the sign-ins that succeeded.
-      const shed = { expectedStatuses: [503], connections: options.signInConnections };
-      await runLoad({ ...base, ...shed, duration: options.warmupSeconds, requests: [signInRequest(prepared.readUsers)] });
-      await afterWarmup();
-      return runLoad({ ...base, ...shed, duration: options.measureSeconds, requests: [signInRequest(prepared.readUsers)] });
-    }
+      // (docs/rules.md#rate-limits): shedding, not failure. The ratio counts the sign-ins that succeeded.
+      return timed({ ...base, connections: options.signInConnections, expectedStatuses: [503] }, () => signInRequests(prepared.readUsers));
     case 'list-cards':
-      await runLoad({ ...base, duration: options.warmupSeconds, requests: [listCardsRequest(prepared.readUsers)] });
-      await afterWarmup();
-      return runLoad({ ...base, duration: options.measureSeconds, requests: [listCardsRequest(prepared.readUsers)] });
-    case 'combine-complete':
+      return timed(base, () => listCardsRequests(prepared.readUsers));
+    case 'combine-complete': {
       // Each completion needs its own draft, so these runs are a fixed number of requests.
-      await runLoad({ ...money, amount: prepared.warmupDrafts.length, requests: [completeRequest(prepared.warmupDrafts)] });
+      const drafts = prepared.drafts[round];
+      if (!drafts) throw new Error(`no drafts prepared for round ${round + 1}`);
+      await runLoad({ ...money, amount: drafts.warmup.length, requests: [forAutocannon(completeRequests(drafts.warmup))] });
       await afterWarmup();
-      return runLoad({ ...money, amount: prepared.measuredDrafts.length, requests: [completeRequest(prepared.measuredDrafts)] });
+      return runLoad({ ...money, amount: drafts.measured.length, requests: [forAutocannon(completeRequests(drafts.measured))] });
+    }
     case 'cash-out':
-      await runLoad({ ...money, duration: options.warmupSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
-      await afterWarmup();
-      return runLoad({ ...money, duration: options.measureSeconds, requests: [cashoutRequest(prepared.cashoutCards)] });
+      return timed(money, () => cashoutRequests(prepared.cashoutCards));
+    case 'purchase':
+      return timed(money, () => purchaseRequests(prepared.purchaseCards));
   }
 }
