@@ -48,6 +48,7 @@ function skipOrFail(message: string): never {
 }
 
 let cleaning: Promise<void> | undefined;
+let interrupted = false;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     killChildren();
@@ -59,6 +60,7 @@ function cleanup(): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    interrupted = true;
     console.warn(`[bench] ${signal}: cleaning up`);
     void cleanup().finally(() => process.exit(130));
   });
@@ -237,7 +239,8 @@ main()
     process.exit(code);
   })
   .catch(async (error: unknown) => {
-    console.error(error);
+    // After Ctrl-C the children were killed on purpose: their failures are not news.
+    if (!interrupted) console.error(error);
     await cleanup();
     process.exit(1);
   });

@@ -8,7 +8,7 @@ describe('the options of one run', () => {
   });
 
   it('--against: four rounds of shorter windows, each way of writing the flag', () => {
-    expect(parseOptions(['--against', 'main', '--strict'], {})).toMatchObject({ against: 'main', rounds: 4, strict: true, warmupSeconds: 3, measureSeconds: 10, draftsPerUser: 32 });
+    expect(parseOptions(['--against', 'main', '--strict'], {})).toMatchObject({ against: 'main', rounds: 4, strict: true, warmupSeconds: 3, measureSeconds: 10, draftsPerUser: 16, warmupDraftsPerUser: 4 });
     expect(parseOptions(['--against=HEAD~1', '--rounds', '6', '--allow-dearer', 'cash-out, purchase'], {})).toMatchObject({ against: 'HEAD~1', rounds: 6, allowDearer: ['cash-out', 'purchase'] });
     // The smoke runs one pair of seconds-long windows; the environment overrides any default.
     expect(parseOptions(['--smoke', '--against', 'HEAD'], {})).toMatchObject({ rounds: 1, measureSeconds: 1.5 });

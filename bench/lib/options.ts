@@ -101,7 +101,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     latencySeconds: number('BENCH_LATENCY_SECONDS', 10, 1.5),
     pgbenchScale: number('BENCH_PGBENCH_SCALE', 32, 1),
     combineUsers: number('BENCH_COMBINE_USERS', 64, 8),
-    draftsPerUser: number('BENCH_DRAFTS_PER_USER', 48, 4, 32),
+    draftsPerUser: number('BENCH_DRAFTS_PER_USER', 48, 4, 16),
     warmupDraftsPerUser: number('BENCH_WARMUP_DRAFTS_PER_USER', 8, 1, 4),
     cashoutUsers: number('BENCH_CASHOUT_USERS', 64, 8),
     purchaseUsers: number('BENCH_PURCHASE_USERS', 64, 8),

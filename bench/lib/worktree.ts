@@ -83,7 +83,16 @@ export async function removeRefWorktree(): Promise<void> {
   } catch {
     // no link (npm ci, or the checkout never got that far)
   }
-  await git(['worktree', 'remove', '--force', dir]).catch((error: unknown) => console.warn(`[bench] ${String(error)}`));
-  rmSync(dir, { recursive: true, force: true });
-  await git(['worktree', 'prune']).catch(() => {});
+  const removed = await git(['worktree', 'remove', '--force', dir]).then(
+    () => true,
+    (error: unknown) => {
+      console.warn(`[bench] ${String(error)}`);
+      return false;
+    },
+  );
+  if (!removed) {
+    // The checkout never completed, or git could not remove it: delete it, then its registration.
+    rmSync(dir, { recursive: true, force: true });
+    await git(['worktree', 'prune']).catch(() => {});
+  }
 }
