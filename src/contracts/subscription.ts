@@ -2,11 +2,12 @@
 // POST /api/subscription/upgrade, POST /api/subscription/cancel. The payment card of an upgrade
 // is validated here (docs/rules.md#messages) and never stored: only its brand and last 4 digits are kept.
 import { z } from 'zod';
+import { PLAN_NOT_AVAILABLE_MESSAGE } from '../core/plan-subscription-payment';
 import { cents } from './common';
 import { payoutMethodId, planId } from './me';
 
 export const SUBSCRIPTION_MESSAGES = {
-  notAvailable: 'Not Available',
+  notAvailable: PLAN_NOT_AVAILABLE_MESSAGE,
   upgradeFailed: 'Failed to upgrade account',
   liveMode: 'Live payment processing not implemented in MVP',
   nothingToCancel: 'You are on the Free plan: there is no subscription to cancel.',

@@ -1,5 +1,6 @@
 // What a money plan is made of (docs/rules.md#deciding-vs-doing: deciding is separate from doing). The planners
-// (plan-cashout.ts, plan-purchase.ts, plan-completion.ts) take the facts the server loaded and
+// (plan-cashout.ts, plan-purchase.ts, plan-completion.ts, plan-rebate-payouts.ts,
+// plan-subscription-payment.ts) take the facts the server loaded and
 // return either a refusal, with the spec's message, or a plan: the card debits, the journal lines,
 // the records and the outside effects the server then carries out (one transaction, then the
 // outbox). Nothing here reads or writes anything.
@@ -14,7 +15,8 @@ export type SystemAccount =
   | 'bnplProviderFees'
   | 'rebatesPayable'
   | 'payouts'
-  | 'merchants';
+  | 'merchants'
+  | 'subscriptionRevenue';
 
 export type LedgerAccountRef = { card: string } | { system: SystemAccount };
 
@@ -41,7 +43,8 @@ export type RefusalCode =
   | 'card_not_cashable'
   | 'account_has_balance'
   | 'balance_below_cashout'
-  | 'rebates_pending';
+  | 'rebates_pending'
+  | 'not_available';
 
 export type Refusal = { ok: false; status: 400 | 403 | 404 | 409; code: RefusalCode; message: string };
 

@@ -6,7 +6,7 @@ import type { PayoutMethod, PlanId } from './plans';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const PROMO_RUNNING = new Date('2026-12-01T00:00:00Z');
-const card = { status: 'active', frozen: false, remainingAmountCents: 50_000 };
+const card = { status: 'active', frozen: false, remainingAmountCents: 50_000, amountSpentCents: 0, last4: '4242' };
 const facts = (over: Partial<CashoutFacts> = {}, request: Partial<CashoutFacts['request']> = {}): CashoutFacts => ({
   request: { cardId: 'card-1', amountCents: 12_345, payoutMethod: 'ach', ...request },
   plan: 'free',
@@ -71,6 +71,10 @@ describe('planCashout refuses with the reason, in the spec order', () => {
     const plan = planCashout(facts({ plan: 'premium+', savedMethods: { ach: 'dest_ach', cashapp: 'dest_cashapp' } }, { payoutMethod: 'cashapp' }));
     expect(plan).toMatchObject({ ok: true, marksMethodUsed: true, effects: [{ kind: 'payout', method: 'cashapp', destination: 'dest_cashapp' }] });
   });
+  it('a card the user does not have is not found', () => {
+    expect(planCashout(facts({ card: null }))).toMatchObject({ ok: false, status: 404, code: 'not_found', message: 'Card not found.' });
+  });
+
   it('a card that is empty, frozen, closed, or short', () => {
     expect(planCashout(facts({ card: { ...card, remainingAmountCents: 0 } }))).toMatchObject({ code: 'no_balance', message: 'This card has no remaining balance to cash out' });
     expect(planCashout(facts({ card: { ...card, frozen: true } }))).toMatchObject({ code: 'card_frozen', message: CARD_FROZEN_MESSAGE });
@@ -104,7 +108,7 @@ describe('planCashout, for any facts (fast-check)', () => {
         fc.boolean(),
         (plan, method, promo, amountCents, remainingAmountCents, savedMethods, status, frozen) => {
           const result = planCashout(
-            facts({ plan, promoEnd: promo ? PROMO_RUNNING : null, savedMethods, card: { status, frozen, remainingAmountCents } }, { amountCents, payoutMethod: method }),
+            facts({ plan, promoEnd: promo ? PROMO_RUNNING : null, savedMethods, card: { status, frozen, remainingAmountCents, amountSpentCents: 0, last4: '4242' } }, { amountCents, payoutMethod: method }),
           );
           if (!result.ok) {
             refused += 1;
@@ -113,6 +117,9 @@ describe('planCashout, for any facts (fast-check)', () => {
           planned += 1;
           expect(journalSumCents(result.journal.lines)).toBe(0);
           expect(remainingAmountCents - result.debit.amountCents).toBeGreaterThanOrEqual(0);
+          // The card as the debit leaves it: original = spent + remaining still holds, and an emptied card is cashed out.
+          expect(result.cardAfter.remainingAmountCents + result.cardAfter.amountSpentCents).toBe(remainingAmountCents);
+          expect(result.cardAfter.status === 'cashed_out').toBe(result.cardAfter.remainingAmountCents === 0 || status === 'cashed_out');
           expect(result.fee.feeCents).toBeGreaterThanOrEqual(1);
           expect(result.fee.feeCents + result.fee.netCents).toBe(amountCents);
           expect(result.effects[0].amountCents).toBe(result.fee.netCents);

@@ -49,12 +49,8 @@ export type CashoutFacts = {
   promoEnd: Date | null;
   /** The user's saved, active payout methods, with their destinations. */
   savedMethods: SavedDestinations;
-  /**
-   * The card as last read, when the caller has read it. Without it the plan's conditional debit
-   * alone decides whether the card can pay (the one-statement cash-out), and a refused debit is
-   * explained by `cashoutCardRefusal` from a fresh read.
-   */
-  card?: Pick<CardFacts, 'status' | 'frozen' | 'remainingAmountCents'>;
+  /** The user's card as read under its lock; null when the user has no such card. */
+  card: (Pick<CardFacts, 'status' | 'frozen' | 'remainingAmountCents'> & { amountSpentCents: number; last4: string }) | null;
   now: Date;
 };
 
@@ -69,6 +65,8 @@ export type CashoutPlan = {
   effects: [{ kind: 'payout'; method: PayoutMethod; amountCents: number; destination: string }];
   /** The method is one of the saved ones, whose last use the server records. */
   marksMethodUsed: boolean;
+  /** The card as the debit leaves it: what the answer shows, and what the write must find. */
+  cardAfter: { status: string; remainingAmountCents: number; amountSpentCents: number; last4: string };
 };
 
 /** The saved methods of `saved`, in its order. */
@@ -111,10 +109,9 @@ export function planCashout(facts: CashoutFacts): CashoutPlan | Refusal {
   if (request.amountCents < CASHOUT_MIN_AMOUNT_CENTS) return refuse(400, 'validation_error', CASHOUT_MESSAGES.belowMinimum);
   const payTo = payoutDestinationFor(facts.plan, facts.savedMethods, request.payoutMethod);
   if (!payTo.ok) return payTo;
-  if (facts.card) {
-    const cardRefusal = cashoutCardRefusal(facts.card, request.amountCents);
-    if (cardRefusal) return cardRefusal;
-  }
+  const { card } = facts;
+  const cardRefusal = cashoutCardRefusal(card ?? undefined, request.amountCents);
+  if (cardRefusal || !card) return cardRefusal ?? refuse(404, 'not_found', CARD_NOT_FOUND_MESSAGE);
 
   const fee = cashoutFee({ amountCents: request.amountCents, plan: facts.plan, promoActive: isPromoActive({ promoEnd: facts.promoEnd, now: facts.now }) });
   const lines: JournalLine[] = [
@@ -123,10 +120,17 @@ export function planCashout(facts: CashoutFacts): CashoutPlan | Refusal {
     { account: { system: 'cashoutFeeRevenue' }, amountCents: fee.feeCents },
   ];
   assertJournalBalanced(lines);
+  const remainingAmountCents = card.remainingAmountCents - request.amountCents;
   return {
     ok: true,
     fee,
     debit: { cardId: request.cardId, amountCents: request.amountCents, statusAtZero: 'cashed_out', allowedStatuses: CASHOUT_CARD_STATUSES, validAt: null },
+    cardAfter: {
+      status: remainingAmountCents === 0 ? 'cashed_out' : card.status,
+      remainingAmountCents,
+      amountSpentCents: card.amountSpentCents + request.amountCents,
+      last4: card.last4,
+    },
     journal: { kind: 'cashout', memo: `cashout to ${request.payoutMethod}`, lines },
     record: { type: 'cashout', amountCents: request.amountCents, feeCents: fee.feeCents, netAmountCents: fee.netCents, payoutMethod: request.payoutMethod },
     effects: [{ kind: 'payout', method: request.payoutMethod, amountCents: fee.netCents, destination: payTo.destination }],

@@ -39,6 +39,7 @@ function facts(totalAmountCents: number, sources: CompletionSource[], over: Part
     choices: { useBoost: false, creationFeeSourceIdx: -1, cardType: 'general' },
     expected: { cardAmountCents: 0, totalChargedCents: 0, productFeeCents: 0 },
     newCard: { id: 'new-card', last4: '1111' },
+    rebatePayout: null,
     ...over,
   };
   const { promoClaim: _claim, ...input } = completionQuoteInput(base, base.choices.useBoost && base.user.boostsAvailable > 0 && base.user.boostsUsed < 3, base.choices.creationFeeSourceIdx);
@@ -71,9 +72,24 @@ describe('planCompletion: the docs/rules.md#fee-examples worked examples, inside
   it('Klarna charged $150.00: processor $4.65, product $1.50, net $143.85; max $15.00, actual $5.25, rebate $9.75; one-time card $165.00', () => {
     const plan = mustPlan(planCompletion(facts(14_385, [bnplSource(15_000)])));
     expect(plan.quote.sources[0]).toMatchObject({ processorFeeCents: 465, productFeeCents: 150, netCents: 14_385, bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, rebateCents: 975, oneTimeCardChargeCents: 16_500 });
-    expect(plan.rebates).toEqual([expect.objectContaining({ bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, rebateAmountCents: 975 })]);
+    expect(plan.rebates).toEqual([expect.objectContaining({ bnplFeeMaxCents: 1_500, bnplFeeActualCents: 525, rebateAmountCents: 975, paid: null })]);
     expect(plan.effects.map((e) => e.amountCents)).toEqual([16_500]);
     expect(journalSumCents(plan.journal.lines)).toBe(0);
+  });
+  it('the $9.75 rebate is paid at once to a preferred payout method with a registered destination (docs/rules.md#bnpl)', () => {
+    const plan = mustPlan(planCompletion(facts(14_385, [bnplSource(15_000)], { rebatePayout: { method: 'paypal', destination: 'dest_pp' } })));
+    expect(plan.rebates[0]!.paid).toEqual({
+      method: 'paypal',
+      destination: 'dest_pp',
+      journal: {
+        kind: 'rebate_payout',
+        memo: 'BNPL rebate to paypal',
+        lines: [
+          { account: { system: 'rebatesPayable' }, amountCents: -975 },
+          { account: { system: 'payouts' }, amountCents: 975 },
+        ],
+      },
+    });
   });
   it('the suggested charge for $118.15 is $123.25 (processor $3.87, product $1.23)', () => {
     const plan = mustPlan(planCompletion(facts(11_815, [cardSource(12_325)])));
@@ -173,7 +189,8 @@ describe('planCompletion, for any combine (fast-check)', () => {
         fc.boolean(),
         fc.integer({ min: -1, max: 3 }),
         fc.integer({ min: 0, max: 100 }),
-        (specs, plan, promo, useBoost, feeIndex, shortfallPercent) => {
+        fc.boolean(),
+        (specs, plan, promo, useBoost, feeIndex, shortfallPercent, payoutRegistered) => {
           const cards: CardFacts[] = [];
           const sources = specs.map((spec) => {
             if (spec.kind === 'card') return cardSource(spec.charge);
@@ -186,6 +203,7 @@ describe('planCompletion, for any combine (fast-check)', () => {
             sourceCards: cards,
             user: { plan, boostsAvailable: 1, boostsUsed: 0, combineTotal: 2, promoEnd: promo ? LATER : EARLIER, hasPromo: promo },
             choices: { useBoost, creationFeeSourceIdx: Math.min(feeIndex, sources.length - 1), cardType: 'general' },
+            rebatePayout: payoutRegistered ? { method: 'ach', destination: 'dest_ach' } : null,
           };
           // A total the nets cover, or not quite (shortfall): the planner must refuse the latter.
           const probe = facts(1, sources, over);
@@ -223,6 +241,15 @@ describe('planCompletion, for any combine (fast-check)', () => {
           const debited = result.debits.reduce((sum, d) => sum + d.amountCents, 0);
           expect(captured + debited).toBe(result.quote.totalChargedCents);
           expect(result.quote.netTotalCents).toBeGreaterThanOrEqual(total);
+          // One capture per hold, one rebate per BNPL source; each rebate paid at once only to a
+          // registered destination, with a balanced journal when money moves.
+          expect(result.effects).toHaveLength(specs.filter((s) => s.kind !== 'internal').length);
+          expect(result.rebates).toHaveLength(specs.filter((s) => s.kind === 'bnpl').length);
+          for (const rebate of result.rebates) {
+            expect(rebate.paid === null).toBe(!payoutRegistered);
+            if (rebate.paid?.journal) expect(journalSumCents(rebate.paid.journal.lines)).toBe(0);
+            expect(rebate.paid !== null && rebate.paid.journal === null).toBe(rebate.paid !== null && rebate.rebateAmountCents === 0);
+          }
         },
       ),
       { numRuns: 1_000 },

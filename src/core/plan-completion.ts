@@ -13,6 +13,7 @@ import { checkMonthlyLimit } from './limits';
 import { formatUsd } from './money';
 import { assertJournalBalanced, compactLines, isCardValidAt, refuse, type CardDebit, type CardFacts, type JournalLine, type Refusal } from './money-plan';
 import type { PlanId } from './plans';
+import { rebatePayment, type RebatePayTo, type RebatePayment } from './plan-rebate-payouts';
 import { isPromoActive, qualifiesForPromo } from './promo';
 import { fundingCheck, quoteCombine, type CombineQuote, type QuoteInput, type QuoteSourceInput } from './quote';
 
@@ -21,6 +22,7 @@ export const CREATION_FEE_SOURCE_MESSAGE = 'Choose one of the added sources, or 
 export const BNPL_CARD_MISSING_MESSAGE = 'Please enter the one-time card from your BNPL provider before creating the card.';
 export const ALREADY_COMPLETED_MESSAGE = 'This combine is already completed.';
 export const NOT_COMPLETABLE_MESSAGE = 'This combine can no longer be completed.';
+export const SOURCE_CARD_CHANGED_MESSAGE = 'A card used as a source changed while this card was being created, so nothing was charged. Please review and confirm again.';
 
 const DRAFT_STATUSES: readonly string[] = ['in_progress', 'incomplete'];
 
@@ -86,6 +88,12 @@ export type CompletionFacts = {
   expected: { cardAmountCents: number; totalChargedCents: number; productFeeCents: number };
   /** The card the processor issued before the transaction (docs/rules.md#outside-effects). */
   newCard: { id: string; last4: string };
+  /**
+   * Where the user's BNPL rebates are paid: their preferred payout method with the destination the
+   * payout provider registered for it (decision 172); null when there is none yet, and the
+   * rebates stay pending until there is (docs/rules.md#bnpl).
+   */
+  rebatePayout: RebatePayTo | null;
 };
 
 export type CompletionRecord = {
@@ -115,11 +123,31 @@ export type CompletionPlan = {
   card: { id: string; type: VirtualCardType; originalAmountCents: number; validUntil: Date };
   journal: { kind: 'combine_completion'; memo: string; lines: JournalLine[] };
   records: CompletionRecord[];
-  rebates: Array<{ sourceId: string; transactionId: string | null; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateAmountCents: number }>;
+  rebates: CompletionRebate[];
   /** The holds captured after the commit, from the outbox. */
   effects: Array<{ kind: 'capture'; authorizationId: string; amountCents: number }>;
   counters: CombineCompletion;
 };
+
+/**
+ * A BNPL rebate the completion owes. With a payout destination it is paid at once (`paid`), as a
+ * pending rebate is paid later (plan-rebate-payouts.ts): a journal from rebates payable to payouts
+ * and a payout to send after the commit; a zero rebate is settled without money moving.
+ */
+export type CompletionRebate = {
+  sourceId: string;
+  transactionId: string | null;
+  bnplFeeMaxCents: number;
+  bnplFeeActualCents: number;
+  rebateAmountCents: number;
+  paid: RebatePayment | null;
+};
+
+function rebateOwed(source: CompletionSource, q: CombineQuote['sources'][number], payTo: CompletionFacts['rebatePayout']): CompletionRebate {
+  const amountCents = q.rebateCents;
+  const paid = payTo ? rebatePayment(amountCents, payTo) : null;
+  return { sourceId: source.id, transactionId: source.bnplTransactionId, bnplFeeMaxCents: q.bnplFeeMaxCents, bnplFeeActualCents: q.bnplFeeActualCents, rebateAmountCents: amountCents, paid };
+}
 
 export function sourceKindOf(type: string): QuoteSourceInput['kind'] {
   if (type === 'bnpl') return 'bnpl';
@@ -207,9 +235,7 @@ export function planCompletion(facts: CompletionFacts): CompletionPlan | Refusal
     lines.push({ account: { system: 'fundingSources' }, amountCents: -q.chargedCents });
     if (source.authorizationId) effects.push({ kind: 'capture', authorizationId: source.authorizationId, amountCents: q.chargeCents + q.creationFeeCents });
     if (source.bnplTransactionId) effects.push({ kind: 'capture', authorizationId: source.bnplTransactionId, amountCents: q.oneTimeCardChargeCents ?? q.chargeCents });
-    if (source.type === 'bnpl') {
-      rebates.push({ sourceId: source.id, transactionId: source.bnplTransactionId, bnplFeeMaxCents: q.bnplFeeMaxCents, bnplFeeActualCents: q.bnplFeeActualCents, rebateAmountCents: q.rebateCents });
-    }
+    if (source.type === 'bnpl') rebates.push(rebateOwed(source, q, facts.rebatePayout));
   }
   lines.push(
     { account: { card: newCardId }, amountCents: quote.cardAmountCents },

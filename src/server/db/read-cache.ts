@@ -4,10 +4,6 @@
 // instance at once and on the others through the change bus (db/change-bus.ts). While the bus
 // cannot promise that (its listening connection is down), the cache is off and every read goes to
 // the database.
-//
-// It also keeps hints (decision 018): facts that a money statement re-checks itself in the same
-// statement, so that a stale hint costs a retry, never a wrong answer. Hints are not published
-// on the bus; they only age out or are dropped by whoever found them stale.
 import type { cards, sessions } from './schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -41,7 +37,6 @@ export class ReadCache {
   // holds a ticket that a change of that user's cards takes away.
   private sessionEpoch = 0;
   private readonly cardTickets = new Map<string, symbol>();
-  private readonly hints = new Map<string, Entry<unknown>>();
 
   private readonly clockMs: () => number;
   private readonly maxEntries: number;
@@ -105,19 +100,6 @@ export class ReadCache {
     }
   }
 
-  /** A hint stored under `key`, if fresh (see above: only for what the reader re-checks). */
-  hint<T>(key: string): T | undefined {
-    return this.fresh(this.hints.get(key)) as T | undefined;
-  }
-
-  setHint(key: string, value: unknown): void {
-    if (this.enabled) this.remember(this.hints, key, value);
-  }
-
-  dropHint(key: string): void {
-    this.hints.delete(key);
-  }
-
   forget(change: Change): void {
     switch (change.kind) {
       case 'session': {
@@ -148,7 +130,6 @@ export class ReadCache {
     this.tokenHashBySession.clear();
     this.cardsByUser.clear();
     this.cardTickets.clear();
-    this.hints.clear();
   }
 
   private fresh<T>(entry: Entry<T> | undefined): T | undefined {

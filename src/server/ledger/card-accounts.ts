@@ -79,12 +79,14 @@ export type CardBalanceChange = { remainingAmountCents: number; amountSpentCents
 export type DebitRow = { remaining_amount_cents: string | number; amount_spent_cents: string | number; status: string; last4: string };
 
 /**
- * The conditional debit (see debitCard), its values as placeholders; shared with
- * ledger/debit-and-post.ts and the cash-out's statement, which adds a `guard` of its own. Every
- * debit counts toward `amount_spent` (purchases, cash-outs and use as a source alike), so
- * `original = spent + remaining` holds on every card (docs/rules.md#card-figures, the cards_figures_add_up CHECK).
+ * The conditional debit (see debitCard), its values as placeholders; shared with the cash-out's
+ * and the purchase's statements, which may add a `guard` of their own. Every debit counts toward
+ * `amount_spent` (purchases, cash-outs and use as a source alike), so `original = spent + remaining`
+ * holds on every card (docs/rules.md#card-figures, the cards_figures_add_up CHECK). A debit that
+ * empties a card into `statusAtZero` closes it at `closedAt` (the database's clock unless the
+ * statement says: a writer that answers with the card names the moment its answer shows).
  */
-export function debitCardSql(guard: SQL = sql`true`): SQL {
+export function debitCardSql(guard: SQL = sql`true`, closedAt: SQL = sql`now()`): SQL {
   return sql`
     update cards set
       remaining_amount_cents = remaining_amount_cents - ${sql.placeholder('amountCents')}::bigint,
@@ -92,7 +94,7 @@ export function debitCardSql(guard: SQL = sql`true`): SQL {
       status = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
                     then ${sql.placeholder('statusAtZero')}::text else status end,
       closed_at = case when ${sql.placeholder('statusAtZero')}::text is not null and remaining_amount_cents = ${sql.placeholder('amountCents')}::bigint
-                    then now() else closed_at end
+                    then ${closedAt} else closed_at end
     where id = ${sql.placeholder('cardId')}::uuid and user_id = ${sql.placeholder('userId')}::uuid and not frozen
       and status = any(${sql.placeholder('allowedStatuses')}::text[]) and remaining_amount_cents >= ${sql.placeholder('amountCents')}::bigint
       and (${sql.placeholder('validAt')}::timestamptz is null or valid_until > ${sql.placeholder('validAt')}::timestamptz)

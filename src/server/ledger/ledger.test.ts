@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { createTestDatabase, type TestDatabase } from '../../../tests/helpers/test-db';
 import { insertFundedCard, insertUser } from '../../../tests/helpers/fixtures';
-import { cards, journalEntries, journals, ledgerAccounts, transactions } from '../db/schema';
+import { cards, journalEntries, journals, ledgerAccounts } from '../db/schema';
 import { SYSTEM_ACCOUNTS, cardAccountCode } from './accounts';
 import { debitCard } from './card-accounts';
-import { debitAndPostJournal } from './debit-and-post';
 import { checkLedger } from './check-ledger';
 import { postJournal, UnbalancedJournalError } from './post-journal';
 
@@ -140,47 +138,6 @@ describe('ledger', () => {
     expect(card?.amountSpentCents).toBe(14 * spendCents);
     const report = await checkLedger(database.db);
     expect(report.problems).toEqual([]);
-  });
-
-  it('debit and journal in one statement: 30 concurrent cash-outs that would overdraw one card write a journal and a transaction row only for the ones that took money', async () => {
-    const userId = await insertUser(database.db);
-    const cardId = await insertFundedCard(database.db, userId, 5_000);
-    const attempt = (amountCents: number) =>
-      database.db.transaction((tx) =>
-        debitAndPostJournal(
-          tx,
-          { cardId, userId, amountCents, validAt: null, statusAtZero: 'cashed_out', allowedStatuses: ['active'] },
-          {
-            kind: 'cashout',
-            userId,
-            referenceId: cardId,
-            entries: [
-              { accountCode: cardAccountCode(cardId), amountCents: -amountCents },
-              { accountCode: SYSTEM_ACCOUNTS.payouts, amountCents },
-            ],
-            transactions: [
-              {
-                id: randomUUID(), userId, cardId, type: 'cashout', status: 'success', amountCents, feeCents: 0, netAmountCents: amountCents,
-                payoutMethod: 'ach', merchant: null, combineId: null, createdAt: new Date(), simulated: true, testSource: '', environment: 'test',
-              },
-            ],
-          },
-        ),
-      );
-    const results = await Promise.all(Array.from({ length: 30 }, () => attempt(400))); // 12 fit (4,800)
-    const taken = results.filter((r) => r !== null);
-    expect(taken).toHaveLength(12);
-    expect(new Set(taken.map((r) => r?.journalId)).size).toBe(12);
-    expect(Math.min(...taken.map((r) => r?.card.remainingAmountCents ?? -1))).toBe(200);
-    // The last 200 cents empty the card: it becomes cashed_out, and nothing more can be taken.
-    expect((await attempt(200))?.card).toMatchObject({ remainingAmountCents: 0, status: 'cashed_out' });
-    expect(await attempt(1)).toBeNull();
-    const rows = await database.db.select().from(transactions).where(eq(transactions.cardId, cardId));
-    expect(rows).toHaveLength(13);
-    expect(rows.every((r) => r.journalId !== null)).toBe(true);
-    const written = await database.db.select().from(journals).where(eq(journals.referenceId, cardId));
-    expect(written.filter((j) => j.kind === 'cashout')).toHaveLength(13);
-    expect((await checkLedger(database.db)).problems).toEqual([]);
   });
 
   it('a card whose figures do not add up (original = spent + remaining) is refused by the database', async () => {

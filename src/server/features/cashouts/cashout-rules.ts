@@ -1,9 +1,7 @@
-// What both ways of cashing out (the one statement, cashout-in-one-statement.ts, and the locked
-// transaction in create-cashout.ts) share: the core's plan (core/plan-cashout.ts decides the
-// method, the card, the fee, the journal and the payout) turned into the rows the server writes,
-// its refusals turned into the API's errors, and the answer.
-import type { FastifyInstance } from 'fastify';
-import { cashoutCardRefusal, planCashout, type CashoutFacts, type CashoutRequest, type SavedDestinations } from '../../../core/plan-cashout';
+// The cash-out's decision in the server's terms: the core's plan (core/plan-cashout.ts decides the
+// method, the card, the fee, the journal, the payout and the card as the debit leaves it) turned
+// into the write set the writer carries out (cashout-write.ts) and the answer the user gets.
+import { planCashout, type CashoutFacts, type CashoutRequest } from '../../../core/plan-cashout';
 import type { CashoutFee } from '../../../core/fees';
 import type { PayoutMethod } from '../../../core/plans';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
@@ -12,36 +10,27 @@ import { effectReference, type MoneyEffect } from '../../effects/money-effects';
 import type { DebitInput } from '../../ledger/card-accounts';
 import { postingsOf } from '../../ledger/accounts';
 import type { JournalInput, JournalTransaction } from '../../ledger/post-journal';
-import { refusalError, type AppError } from '../../lib/errors';
+import { refusalError } from '../../lib/errors';
+import type { Decision } from '../../money/run-money-operation';
 
 export { CARD_FROZEN_MESSAGE, CARD_NOT_CASHABLE_MESSAGE, CARD_NOT_FOUND_MESSAGE, CASHOUT_CARD_STATUSES, methodNeedsDetailsMessage, methodNotSavedMessage } from '../../../core/plan-cashout';
-export type { SavedDestinations };
+export type { SavedDestinations } from '../../../core/plan-cashout';
 
 export type CashoutInput = CashoutRequest;
 
-export type CardState = { status: string; frozen: boolean; remainingAmountCents: number };
-
-/** Why the card cannot pay `amountCents`, or null when it can (core/plan-cashout.ts). */
-export function cardRefusal(card: CardState | undefined, amountCents: number): AppError | null {
-  const refusal = cashoutCardRefusal(card, amountCents);
-  return refusal && refusalError(refusal);
-}
-
-/** The core's plan carried into the rows a cash-out writes: the debit, the journal with its record, the payout. */
-export type PricedCashout = { fee: CashoutFee; debit: DebitInput; record: JournalTransaction; journal: JournalInput; payout: MoneyEffect; marksMethodUsed: boolean };
+/** What the cash-out writes: the debit, the journal with its record, whether the method's last use moves, and the card the debit must leave. */
+export type CashoutWrite = { userId: string; debit: DebitInput; journal: JournalInput; payoutMethod: PayoutMethod; marksMethodUsed: boolean; cardAfter: CardAfter };
+type CardAfter = { status: string; remainingAmountCents: number; amountSpentCents: number; last4: string };
 
 /**
- * Asks the core (throwing its refusal) and names what the plan writes. `savedMethods`: the user's
- * saved, active payout methods with their destinations (decision 168; null when none was
- * registered), as the cash-out's statement read them. The core refuses a method without one
- * (decision 172); the payout carries the chosen method's destination as read with the facts, so it
- * pays there even if the method is removed or changed before the drain sends it.
+ * The core's decision (`facts`: as the cash-out's reader locked them) as a write set, its payout
+ * and its answer. The payout carries the chosen method's destination as read with the facts
+ * (decision 168), so it pays there even if the method is changed before it is sent.
  */
-export function priceCashout(app: FastifyInstance, facts: CashoutFacts & { userId: string; transactionId: string }): PricedCashout {
+export function decideCashout(facts: CashoutFacts & { userId: string; transactionId: string; demoMode: boolean }): Decision<CashoutWrite> {
   const plan = planCashout(facts);
-  if (!plan.ok) throw refusalError(plan);
-  const { userId, transactionId, request, now } = facts;
-  const demo = app.config.demoMode;
+  if (!plan.ok) return { refusal: refusalError(plan) };
+  const { userId, transactionId, request, now, demoMode } = facts;
   const record: JournalTransaction = {
     ...plan.record,
     id: transactionId,
@@ -51,35 +40,36 @@ export function priceCashout(app: FastifyInstance, facts: CashoutFacts & { userI
     merchant: null,
     combineId: null,
     createdAt: now,
-    simulated: demo,
-    testSource: demo ? 'MVP-Demo' : '',
-    environment: demo ? 'test' : 'production',
+    simulated: demoMode,
+    testSource: demoMode ? 'MVP-Demo' : '',
+    environment: demoMode ? 'test' : 'production',
   };
   const [payout] = plan.effects;
+  const effect: MoneyEffect = {
+    kind: 'payout',
+    reference: effectReference.cashoutPayout(transactionId),
+    userId,
+    payload: { method: payout.method, amountCents: payout.amountCents, transactionId, destination: payout.destination },
+  };
   return {
-    fee: plan.fee,
-    debit: { ...plan.debit, userId },
-    record,
-    journal: { kind: plan.journal.kind, userId, referenceId: transactionId, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines), transactions: [record] },
-    payout: {
-      kind: 'payout',
-      reference: effectReference.cashoutPayout(transactionId),
+    write: {
       userId,
-      payload: { method: payout.method, amountCents: payout.amountCents, transactionId, destination: payout.destination },
+      debit: { ...plan.debit, userId },
+      journal: { kind: plan.journal.kind, userId, referenceId: transactionId, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines), transactions: [record] },
+      payoutMethod: request.payoutMethod,
+      marksMethodUsed: plan.marksMethodUsed,
+      cardAfter: plan.cardAfter,
     },
-    marksMethodUsed: plan.marksMethodUsed,
+    answer: { status: 201, body: cashoutResponse(plan.fee, record, { id: request.cardId, ...plan.cardAfter }, effect.reference) },
+    effects: [effect],
   };
 }
 
-export function cashoutResponse(
-  priced: PricedCashout,
-  card: { id: string; last4: string; status: string; remainingAmountCents: number; amountSpentCents: number },
-  payoutId: string,
-): CreateCashoutResponse {
+function cashoutResponse(fee: CashoutFee, record: JournalTransaction, card: CardAfter & { id: string }, payoutId: string): CreateCashoutResponse {
   return {
     success: true,
-    cashout: toCashout(priced.record, card.last4),
-    feeRatePpm: priced.fee.ratePpm,
+    cashout: toCashout(record, card.last4),
+    feeRatePpm: fee.ratePpm,
     card: { id: card.id, status: card.status as CreateCashoutResponse['card']['status'], remainingAmountCents: card.remainingAmountCents, amountSpentCents: card.amountSpentCents },
     payoutId,
   };

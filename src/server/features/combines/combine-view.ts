@@ -56,6 +56,13 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export type KnownRows = { card?: typeof cards.$inferSelect; rebates?: Array<typeof rebates.$inferSelect> };
 
 export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: SourceRow[], pricing: Pricing, known: KnownRows = {}): Promise<Combine> {
+  if (row.status !== 'completed' || !row.cardId) return combineViewOf(row, sources, pricing, { card: undefined, rebates: [] });
+  const [card] = known.card?.id === row.cardId ? [known.card] : await db.select().from(cards).where(eq(cards.id, row.cardId));
+  return combineViewOf(row, sources, pricing, { card, rebates: known.rebates ?? (await db.select().from(rebates).where(eq(rebates.combineId, row.id))) });
+}
+
+/** The combine as the API shows it, from rows already in hand (a completed one's card and rebates). */
+export function combineViewOf(row: CombineRow, sources: SourceRow[], pricing: Pricing, rows: { card: typeof cards.$inferSelect | undefined; rebates: Array<typeof rebates.$inferSelect> }): Combine {
   const completed = row.status === 'completed';
   const draftQuote = quoteCombine({
     plan: pricing.plan,
@@ -72,7 +79,7 @@ export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: Sou
   let card: Combine['card'] = null;
   let rebateRows: Combine['rebates'] = [];
   if (completed && row.cardId) {
-    const [c] = known.card?.id === row.cardId ? [known.card] : await db.select().from(cards).where(eq(cards.id, row.cardId));
+    const c = rows.card;
     if (c) {
       card = {
         id: c.id,
@@ -88,7 +95,7 @@ export async function buildCombineView(db: DbOrTx, row: CombineRow, sources: Sou
         promoApplied: c.promoApplied,
       };
     }
-    rebateRows = (known.rebates ?? (await db.select().from(rebates).where(eq(rebates.combineId, row.id)))).map((r) => ({
+    rebateRows = rows.rebates.map((r) => ({
       id: r.id,
       sourceId: r.sourceId,
       bnplFeeMaxCents: r.bnplFeeMaxCents,

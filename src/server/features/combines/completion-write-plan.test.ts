@@ -23,17 +23,4 @@ describe(`the completion write's plan`, () => {
     }
   });
 
-  it('guarded (decision 151): locks the user and the combine and looks the key up through their own indexes, and scans no table', async () => {
-    const database = await createTestDatabase();
-    try {
-      const plan = await genericPlan(database.db, completionWriteSql('guarded'));
-      expect(plan).toMatch(/LockRows[\s\S]*?Index Scan using users_pkey on users/);
-      expect(plan).toMatch(/LockRows[\s\S]*?Index Scan using combines_pkey on combines/);
-      expect(plan).toMatch(/Insert on idempotency_keys/);
-      expect(plan).toMatch(/idempotency_keys_user_id_key_pk/);
-      expect(plan).not.toMatch(/Seq Scan/);
-    } finally {
-      await database.drop();
-    }
-  });
 });

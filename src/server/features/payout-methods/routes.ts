@@ -1,27 +1,14 @@
 // Thin handlers: parse (zod), call one service, shape the answer.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contracts/common';
-import { isPayoutMethod } from '../../../core/plans';
 import { addPayoutMethodRequest, payoutMethodChange, payoutMethodParams, payoutMethodRequest, payoutMethodsView } from '../../../contracts/payout-methods';
 import { requireUser } from '../../plugins/session';
-import { afterCompletionHooks, type CompletionContext } from '../combines';
-import { payPendingRebates } from './pay-pending-rebates';
 import { addPayoutMethod, removePayoutMethod, setPreferredPayoutMethod, viewPayoutMethods } from './payout-methods-service';
 
 const tags = ['payout-methods'];
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
-// A combine that completes while the user already has a preferred payout method pays its BNPL
-// rebate at once, in the completion transaction. One module-level function, so registering the
-// plugin in many apps (tests) adds it once.
-async function payRebatesAfterCompletion(tx: Parameters<typeof payPendingRebates>[0], context: CompletionContext): Promise<number> {
-  return (await payPendingRebates(tx, context.userId, context.preferredPayout, context.now)).count;
-}
-
 export const payoutMethodRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Without a payout method to pay to, rebates stay pending and the hook reads nothing.
-  afterCompletionHooks.add(payRebatesAfterCompletion, (context) => !isPayoutMethod(context.preferredPayout));
-
   app.get('/payout-methods', { schema: { tags, summary: "The user's payout methods and the plan's", response: { 200: payoutMethodsView, ...errors } } }, async (request) => {
     const { userId } = requireUser(request);
     return viewPayoutMethods(app.db, userId);

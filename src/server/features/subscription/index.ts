@@ -1,2 +1,2 @@
 // The subscription feature's public face: what other features may use.
-export { revertToFree } from './upgrade-subscription';
+export { revertToFree } from './cancel-subscription';

@@ -14,7 +14,7 @@ import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
 import { inTransaction } from '../../lib/transaction';
 import { lastPaymentOf, loadSubscriber } from './subscription-view';
-import { revertToFree } from './upgrade-subscription';
+import { revertToFree } from './cancel-subscription';
 
 /** Users handled per run; the rest wait for the next run (the job runs every minute). */
 const BATCH_SIZE = 200;

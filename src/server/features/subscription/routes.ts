@@ -5,7 +5,8 @@ import { cancelResponse, plansResponse, subscriptionView, upgradeRequest, upgrad
 import { idempotencyKeyFrom } from '../../lib/idempotency';
 import { requireUser } from '../../plugins/session';
 import { viewPlans, viewSubscription } from './subscription-view';
-import { cancelSubscription, liveUpgradeNotImplemented, upgradeSubscription } from './upgrade-subscription';
+import { cancelSubscription } from './cancel-subscription';
+import { liveUpgradeNotImplemented, upgradeSubscription } from './upgrade-subscription';
 
 const tags = ['subscription'];
 const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse };

@@ -12,6 +12,8 @@ import { notFound } from '../../lib/errors';
 
 export type UserRow = typeof users.$inferSelect;
 type PaymentRow = typeof subscriptionPayments.$inferSelect;
+/** A payment as the views show it (its journal is the ledger's business). */
+type PaymentShown = Omit<PaymentRow, 'journalId'>;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -32,7 +34,7 @@ export async function lastPaymentOf(db: DbOrTx, userId: string): Promise<Payment
   return row ?? null;
 }
 
-export function toPayment(row: PaymentRow): SubscriptionView['lastPayment'] & object {
+export function toPayment(row: PaymentShown): SubscriptionView['lastPayment'] & object {
   return {
     id: row.id,
     plan: row.plan as PlanId,
@@ -46,7 +48,7 @@ export function toPayment(row: PaymentRow): SubscriptionView['lastPayment'] & ob
   };
 }
 
-export function toSubscriptionView(user: UserRow, lastPayment: PaymentRow | null): SubscriptionView {
+export function toSubscriptionView(user: UserRow, lastPayment: PaymentShown | null): SubscriptionView {
   const plan = user.subscription as PlanId;
   const cycle = user.billingCycle as BillingCycle | null;
   const paid = plan !== 'free' && cycle !== null;

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
-import { subscriptionPayments, users } from '../../db/schema';
+import { idempotencyKeys, subscriptionPayments, users } from '../../db/schema';
 import { checkLedger } from '../../ledger/check-ledger';
 import { rowsOf } from '../../ledger/post-journal';
 import { scheduledJobs } from '../../scheduler';
@@ -181,6 +181,14 @@ describe('plans, upgrade and subscription API', () => {
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(second.json().payment.id).toBe(first.json().payment.id);
+    expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toHaveLength(1);
+  });
+
+  it('without an Idempotency-Key the upgrade runs once as sent: no key is claimed or stored, and sent again it is decided again', async () => {
+    const user = await signUp(t);
+    expect((await upgrade(user, 'premium', 'monthly')).statusCode).toBe(200);
+    expect(await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id))).toEqual([]);
+    expect((await upgrade(user, 'premium', 'monthly')).json().error.code).toBe('not_available');
     expect(await t.database.db.select().from(subscriptionPayments).where(eq(subscriptionPayments.userId, user.id))).toHaveLength(1);
   });
 

@@ -1,0 +1,66 @@
+// The purchase's writer: one statement writes its write set (purchase-decision.ts) with the
+// Idempotency-Key's answer. Approved: the conditional debit, and only with it the balanced journal
+// (card → merchants) with its transaction row. Declined: the declined transaction row. The reader
+// locked the card, so the debit takes what the decision expected; it stays the guard, and a debit
+// that does not happen, or leaves other figures, is a bug: throwing rolls the transaction back.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
+import { balanceChangeFrom, debitCardSql, debitValues, type DebitRow } from '../../ledger/card-accounts';
+import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
+import { storeClause, storedColumn } from '../../lib/idempotency';
+import type { WriteContext } from '../../money/run-money-operation';
+import type { PurchaseWrite } from './purchase-decision';
+
+const p = (name: string) => sql.placeholder(name);
+const DEBITED = sql`exists (select 1 from debited_card)`;
+
+// The card closes, when a purchase empties a single-use card, at the moment the answer shows.
+const approvedStatement = namedSqlStatement(
+  'purchase_approved_write',
+  () => sql`
+    with debited_card as (${debitCardSql(sql`true`, sql`${p('closedAt')}::timestamptz`)}),
+    ${journalClauses(DEBITED)},
+    ${storeClause()}
+    select debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4, ${JOURNAL_RESULT}, ${storedColumn()}
+    from (select 1) as one left join debited_card debited on true`,
+);
+
+const declinedStatement = namedSqlStatement(
+  'purchase_declined_write',
+  () => sql`
+    with declined as (
+      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, merchant, decline_reason, created_at,
+        simulated, test_source, environment)
+      values (${p('id')}::uuid, ${p('userId')}::uuid, ${p('cardId')}::uuid, 'purchase', 'declined', ${p('amountCents')}::bigint, 0, ${p('amountCents')}::bigint,
+        ${p('merchant')}::text, ${p('declineReason')}::text, ${p('createdAt')}::timestamptz, ${p('simulated')}::boolean, ${p('testSource')}::text,
+        ${p('environment')}::text)
+      returning 1
+    ),
+    ${storeClause()}
+    select ${rowsWritten('declined')} as declined_count, ${storedColumn()}`,
+);
+
+type ApprovedRow = JournalResultRow & Partial<DebitRow> & { stored: number };
+
+export async function writePurchase(tx: Tx, write: PurchaseWrite, context: WriteContext): Promise<void> {
+  if ('declined' in write) {
+    const { id, userId, cardId, amountCents, merchant, declineReason, createdAt, simulated, testSource, environment } = write.declined;
+    const own = { id, userId, cardId, amountCents, merchant, declineReason, createdAt: createdAt.toISOString(), simulated, testSource, environment };
+    const [row] = rowsOf<{ declined_count: number; stored: number }>(await declinedStatement(tx, placeholderValues({ own, answer: context.store })));
+    if (Number(row?.declined_count) !== 1 || Number(row?.stored) !== 1) throw new Error('writePurchase: the decline or its answer was not written');
+    return;
+  }
+  const { debit, journal, cardAfter } = write.approved;
+  const { values, ...expected } = journalValues(journal);
+  // Used only when the debit empties a card that closes at zero, whose cardAfter closes then.
+  const closing = { closedAt: cardAfter.closedAt?.toISOString() ?? null };
+  const [row] = rowsOf<ApprovedRow>(await approvedStatement(tx, placeholderValues({ journal: values, debit: debitValues(debit), closing, answer: context.store })));
+  if (!row?.status) throw new Error('writePurchase: the locked card did not pay');
+  const card = balanceChangeFrom(row as DebitRow);
+  if (card.remainingAmountCents !== cardAfter.remainingAmountCents || card.amountSpentCents !== cardAfter.amountSpentCents || card.status !== cardAfter.status) {
+    throw new Error('writePurchase: the card changed under its lock');
+  }
+  journalIdFrom(row, expected);
+  if (Number(row.stored) !== 1) throw new Error('writePurchase: the answer was not stored');
+}

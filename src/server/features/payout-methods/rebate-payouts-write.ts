@@ -1,0 +1,65 @@
+// The pending rebates' payment written (pay-pending-rebates.ts), in the caller's transaction: one
+// statement settles every rebate of the plan and writes its payouts (unclaimed: the caller kicks
+// the drain after its commit), then one statement per rebate that moves money writes its journal
+// and links it to the rebate. The reader locked the rebates, so each is still pending; a count
+// that differs is a bug, and throwing rolls the caller's transaction back.
+import { sql } from 'drizzle-orm';
+import type { PendingRebatesPlan } from '../../../core/plan-rebate-payouts';
+import type { Tx } from '../../db/client';
+import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
+import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
+import { postingsOf } from '../../ledger/accounts';
+import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+
+const settleStatement = namedSqlStatement(
+  'rebate_payouts_settle',
+  () => sql`
+    with settled as (
+      update rebates set status = 'processed', processed_at = ${sql.placeholder('now')}::timestamptz, payout_method = ${sql.placeholder('method')}::text
+      where id = any(${sql.placeholder('rebateIds')}::uuid[]) and user_id = ${sql.placeholder('userId')}::uuid and status = 'pending'
+      returning 1
+    ),
+    ${effectsClause()}
+    select ${rowsWritten('settled')} as settled_count, ${rowsWritten('money_effect_rows')} as effect_count`,
+);
+
+/** A rebate's journal and its link from the rebate, as one statement (shaped for any rebate paid, the completion's too). */
+const journalStatement = namedSqlStatement(
+  'rebate_payout_journal',
+  () => sql`
+    with ${journalClauses()},
+    linked as (update rebates set journal_id = (select id from new_journal) where id = ${sql.placeholder('rebateId')}::uuid returning 1)
+    select ${JOURNAL_RESULT}, ${rowsWritten('linked')} as linked_count`,
+);
+
+export async function writeRebatePayouts(tx: Tx, write: { userId: string; now: Date; plan: PendingRebatesPlan }): Promise<void> {
+  const { userId, now, plan } = write;
+  if (plan.paid.length === 0) return;
+  const effects: MoneyEffect[] = plan.effects.map(({ rebateId, method, amountCents, destination }) => ({
+    kind: 'rebate_payout',
+    reference: effectReference.rebatePayout(rebateId),
+    userId,
+    payload: { method, amountCents, rebateId, destination },
+  }));
+  const values = placeholderValues({
+    settle: { userId, now: now.toISOString(), method: plan.paid[0]!.payment.method, rebateIds: plan.paid.map((p) => p.rebateId) },
+    payouts: effectsValues(effects),
+  });
+  const [settled] = rowsOf<{ settled_count: number; effect_count: number }>(await settleStatement(tx, values));
+  if (Number(settled?.settled_count) !== plan.paid.length || Number(settled?.effect_count) !== effects.length) {
+    throw new Error(`writeRebatePayouts: settled ${settled?.settled_count} of ${plan.paid.length} rebates, wrote ${settled?.effect_count} of ${effects.length} payouts`);
+  }
+  for (const { rebateId, payment } of plan.paid) {
+    if (!payment.journal) continue;
+    await postRebateJournal(tx, rebateId, { kind: payment.journal.kind, userId, referenceId: rebateId, memo: payment.journal.memo, entries: postingsOf(payment.journal.lines) });
+  }
+}
+
+/** Writes a paid rebate's journal and records it on the rebate. */
+export async function postRebateJournal(tx: Tx, rebateId: string, journal: JournalInput): Promise<string> {
+  const { values, ...expected } = journalValues(journal);
+  const [row] = rowsOf<JournalResultRow & { linked_count: number }>(await journalStatement(tx, placeholderValues({ journal: values, rebate: { rebateId } })));
+  const journalId = journalIdFrom(row, expected);
+  if (Number(row?.linked_count) !== 1) throw new Error(`postRebateJournal: rebate ${rebateId} not found`);
+  return journalId;
+}
