@@ -16,10 +16,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
-import { rebates as rebateRows, systemPromos } from '../../db/schema';
+import { systemPromos } from '../../db/schema';
 import { effectsClause, effectsValues } from '../../effects/money-effects';
 import { cardWithAccountClauses, debitCard, type DebitInput, type NewCard } from '../../ledger/card-accounts';
-import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, postJournal, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+import { postRebateJournal } from '../../ledger/rebate-journal';
 import type { AppError } from '../../lib/errors';
 import { storeClause, storedColumn } from '../../lib/idempotency';
 import type { WriteContext } from '../../money/run-money-operation';
@@ -136,10 +137,7 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite, context: W
   const values = { ...writeValues(write, journal.values), captures: effectsValues([...context.effects], context.effectLeaseSeconds), answer: context.store };
   const [row] = rowsOf<WriteRow>(await completionWriteStatement(tx, placeholderValues(values)));
   checkWritten(row, write, journal, context.effects.length);
-  for (const paid of write.rebateJournals) {
-    const journalId = await postJournal(tx, paid.journal);
-    await tx.update(rebateRows).set({ journalId }).where(eq(rebateRows.id, paid.rebateId));
-  }
+  for (const paid of write.rebateJournals) await postRebateJournal(tx, paid.rebateId, paid.journal);
 }
 
 /** The launch promo: a conditional increment that can never pass its limit (and a CHECK behind it). */

@@ -9,7 +9,8 @@ import type { Tx } from '../../db/client';
 import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
 import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
 import { postingsOf } from '../../ledger/accounts';
-import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
+import { rowsOf } from '../../ledger/post-journal';
+import { postRebateJournal } from '../../ledger/rebate-journal';
 
 const settleStatement = namedSqlStatement(
   'rebate_payouts_settle',
@@ -21,15 +22,6 @@ const settleStatement = namedSqlStatement(
     ),
     ${effectsClause()}
     select ${rowsWritten('settled')} as settled_count, ${rowsWritten('money_effect_rows')} as effect_count`,
-);
-
-/** A rebate's journal and its link from the rebate, as one statement (shaped for any rebate paid, the completion's too). */
-const journalStatement = namedSqlStatement(
-  'rebate_payout_journal',
-  () => sql`
-    with ${journalClauses()},
-    linked as (update rebates set journal_id = (select id from new_journal) where id = ${sql.placeholder('rebateId')}::uuid returning 1)
-    select ${JOURNAL_RESULT}, ${rowsWritten('linked')} as linked_count`,
 );
 
 export async function writeRebatePayouts(tx: Tx, write: { userId: string; now: Date; plan: PendingRebatesPlan }): Promise<void> {
@@ -53,13 +45,4 @@ export async function writeRebatePayouts(tx: Tx, write: { userId: string; now: D
     if (!payment.journal) continue;
     await postRebateJournal(tx, rebateId, { kind: payment.journal.kind, userId, referenceId: rebateId, memo: payment.journal.memo, entries: postingsOf(payment.journal.lines) });
   }
-}
-
-/** Writes a paid rebate's journal and records it on the rebate. */
-export async function postRebateJournal(tx: Tx, rebateId: string, journal: JournalInput): Promise<string> {
-  const { values, ...expected } = journalValues(journal);
-  const [row] = rowsOf<JournalResultRow & { linked_count: number }>(await journalStatement(tx, placeholderValues({ journal: values, rebate: { rebateId } })));
-  const journalId = journalIdFrom(row, expected);
-  if (Number(row?.linked_count) !== 1) throw new Error(`postRebateJournal: rebate ${rebateId} not found`);
-  return journalId;
 }
