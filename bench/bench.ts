@@ -93,6 +93,8 @@ async function main(): Promise<number> {
     options: { connections: options.connections, warmupSeconds: options.warmupSeconds, measureSeconds: options.measureSeconds, pgbenchScale: options.pgbenchScale, isolationSeconds: options.isolationSeconds },
   });
   result.allowDearer = options.allowDearer;
+  // What B is, taken now: the tree may move (a commit, an edit) while the run goes on.
+  const thisTree = describeThisTree();
   log(`${result.mode} run${ref ? `, ${options.rounds} round${options.rounds === 1 ? '' : 's'} against ${ref.ref}` : ''}; ${result.machine}`);
 
   // The yardsticks, before the scenarios and again after them (decision 019): on a shared host the
@@ -193,7 +195,7 @@ async function main(): Promise<number> {
     result.rowsAfter = y.r;
   }
   if (ref) {
-    result.ab = { against: { ref: ref.ref, commit: ref.commit, subject: ref.subject, dependencies: ref.dependencies }, head: describeThisTree(), rounds: options.rounds, runs };
+    result.ab = { against: { ref: ref.ref, commit: ref.commit, subject: ref.subject, dependencies: ref.dependencies }, head: thisTree, rounds: options.rounds, runs };
     result.comparisons = compareRuns(runs);
   }
   result.ratios = computeRatios(result);

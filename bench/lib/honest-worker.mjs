@@ -1,143 +1,44 @@
-// The honest users' side of the isolation and attack scenarios, and the open loop of the latency
-// runs (honest.ts), in a worker thread of its own: the flood's autocannon runs on the bench's main
-// event loop, and an honest request timed there would also wait for the attacker's thousands of
-// answers a second to be processed, which no server could help (decision 133). Plain JavaScript,
-// so that no loader is needed in it.
-//
-// HTTP/1.1 written on kept-alive sockets, each request's bytes made before the clock starts, and
-// answers read by their Content-Length: fetch cost about 0.3 ms of CPU per request and node:http
-// 0.1 ms, so at half a card list's capacity (thousands a second) the sender itself queued the
-// requests it was meant to time, on the two cores it shares with the server (decision 187).
-import net from 'node:net';
+// The honest users' side of the isolation and attack scenarios (honest.ts), run in a worker thread
+// of its own: the flood's autocannon runs on the bench's main event loop, and an honest request
+// timed there would also wait for the attacker's thousands of answers a second to be processed,
+// which no server could help (decision 133). Plain JavaScript, so that no loader is needed in it.
 import { parentPort, workerData } from 'node:worker_threads';
-
-const HEADER_END = Buffer.from('\r\n\r\n');
-const CHUNKED_END = Buffer.from('\r\n0\r\n\r\n');
-
-/**
- * One answer at the start of `buffer`: its status, its body and where it ends, or null while it is
- * incomplete. Bodies come with a Content-Length (Fastify's JSON) or chunked.
- */
-function readAnswer(buffer) {
-  const headerEnd = buffer.indexOf(HEADER_END);
-  if (headerEnd < 0) return null;
-  const head = buffer.toString('latin1', 0, headerEnd);
-  const status = Number(head.slice(9, 12));
-  const bodyStart = headerEnd + 4;
-  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-  if (length) {
-    const end = bodyStart + Number(length[1]);
-    return buffer.length < end ? null : { status, body: buffer.subarray(bodyStart, end), end, close: /\r\nconnection:\s*close/i.test(head) };
-  }
-  if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
-    const last = buffer.indexOf(CHUNKED_END, bodyStart - 2);
-    return last < 0 ? null : { status, body: buffer.subarray(bodyStart, last), end: last + CHUNKED_END.length, close: /\r\nconnection:\s*close/i.test(head) };
-  }
-  // No body (204, 304) or one that ends with the connection: take what is there.
-  return { status, body: buffer.subarray(bodyStart), end: buffer.length, close: true };
-}
-
-function encode(url, request) {
-  const body = request.body === undefined ? '' : request.body;
-  const headers = Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  return Buffer.from(`${request.method} ${request.path} HTTP/1.1\r\nhost: ${url.host}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-}
-
-/** Kept-alive connections, one request at a time on each; a new one whenever none is idle. */
-function connectionPool(url) {
-  const idle = [];
-  const all = new Set();
-  const open = (onAnswer) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    socket.setNoDelay(true);
-    const conn = { socket, pending: null, buffer: Buffer.alloc(0), dead: false };
-    all.add(conn);
-    const fail = (error) => {
-      conn.dead = true;
-      const pending = conn.pending;
-      conn.pending = null;
-      if (pending) onAnswer(pending, 'error', String(error ?? 'the connection closed'));
-    };
-    socket.on('data', (chunk) => {
-      conn.buffer = conn.buffer.length === 0 ? chunk : Buffer.concat([conn.buffer, chunk]);
-      const answer = conn.pending ? readAnswer(conn.buffer) : null;
-      if (!answer) return;
-      conn.buffer = conn.buffer.subarray(answer.end);
-      const pending = conn.pending;
-      conn.pending = null;
-      if (answer.close) conn.dead = true;
-      else idle.push(conn);
-      onAnswer(pending, answer.status, answer.body.toString('utf8'));
-    });
-    socket.on('error', fail);
-    socket.on('close', () => fail());
-    return conn;
-  };
-  return {
-    send(bytes, pending, onAnswer) {
-      let conn = idle.pop();
-      while (conn && conn.dead) conn = idle.pop();
-      conn ??= open(onAnswer);
-      conn.pending = pending;
-      conn.socket.write(bytes);
-    },
-    close() {
-      for (const conn of all) conn.socket.destroy();
-    },
-  };
-}
 
 /** @param {{ name: string, rate: number, requests: Array<{ method: string, path: string, headers?: Record<string, string>, body?: string }> }} stream */
 async function runStream(baseUrl, stream) {
-  const url = new URL(baseUrl);
   const latencies = [];
   const failed = {};
   const examples = [];
-  const encoded = stream.requests.map((request) => encode(url, request));
-  const pool = connectionPool(url);
-  const waiting = new Set();
-  let finished;
-  const allAnswered = new Promise((resolve) => (finished = resolve));
-  let sending = true;
-  const record = (pending, status, text) => {
-    latencies.push(performance.now() - pending.sentAt);
-    if (status === 'error' || status < 200 || status >= 300) {
-      failed[status] = (failed[status] ?? 0) + 1;
-      if (examples.length < 3) examples.push(`${status} ${text.slice(0, 200)}`);
-    }
-  };
-  const onAnswer = (pending, status, text) => {
-    if (!waiting.delete(pending)) return; // answered after its 30 s were up: already counted
-    record(pending, status, text);
-    if (!sending && waiting.size === 0) finished();
-  };
+  const inFlight = new Set();
   const interval = 1000 / stream.rate;
   const started = performance.now();
-  for (let i = 0; i < encoded.length; i += 1) {
+  for (let i = 0; i < stream.requests.length; i += 1) {
     // Each send at its own time from the start, not after the previous one (no drift, no waiting).
     const wait = started + i * interval - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const pending = { sentAt: performance.now() };
-    waiting.add(pending);
-    pool.send(encoded[i], pending, onAnswer);
+    const request = stream.requests[i];
+    const sentAt = performance.now();
+    const done = fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(30_000) })
+      .then(async (response) => {
+        const text = await response.text();
+        latencies.push(performance.now() - sentAt);
+        if (response.status < 200 || response.status >= 300) {
+          failed[response.status] = (failed[response.status] ?? 0) + 1;
+          if (examples.length < 3) examples.push(`${response.status} ${text.slice(0, 200)}`);
+        }
+      })
+      .catch((error) => {
+        latencies.push(performance.now() - sentAt);
+        failed.error = (failed.error ?? 0) + 1;
+        if (examples.length < 3) examples.push(String(error));
+      });
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
   }
-  sending = false;
-  if (waiting.size > 0) {
-    // A request still unanswered after 30 s fails, as a user's would.
-    const timeout = setTimeout(() => {
-      for (const pending of waiting) record(pending, 'timeout', 'no answer in 30 s');
-      waiting.clear();
-      finished();
-    }, 30_000);
-    await allAnswered;
-    clearTimeout(timeout);
-  }
-  pool.close();
+  await Promise.all(inFlight);
   return { latencies, failed, examples };
 }
 
-if (parentPort) {
-  const { baseUrl, streams } = workerData;
-  const results = await Promise.all(streams.map((stream) => runStream(baseUrl, stream)));
-  parentPort.postMessage(Object.fromEntries(streams.map((stream, i) => [stream.name, results[i]])));
-}
+const { baseUrl, streams } = workerData;
+const results = await Promise.all(streams.map((stream) => runStream(baseUrl, stream)));
+parentPort.postMessage(Object.fromEntries(streams.map((stream, i) => [stream.name, results[i]])));

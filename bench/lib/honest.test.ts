@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runHonest, summarise } from './honest';
+import { runHonest, summarise, type HonestRequest } from './honest';
 
 describe('honest traffic', () => {
   it('p99 is the nearest rank, and refused requests count against the ok ones', () => {
@@ -10,7 +10,7 @@ describe('honest traffic', () => {
     expect(figures).toMatchObject({ sent: 200, ok: 197, p50: 100, p99: 198, max: 200 });
   });
 
-  it('sends at a steady rate whatever the answers, and records each status', async () => {
+  it.each(['fetch', 'sockets'] as const)('with %s, sends at a steady rate whatever the answers, and records each status', async (sender) => {
     let served = 0;
     const server = createServer((_req, res) => {
       served += 1;
@@ -21,7 +21,7 @@ describe('honest traffic', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const started = performance.now();
-      const out = await runHonest(url, [{ name: 'ping', rate: 50, next: () => ({ method: 'GET', path: '/' }) }], 0.4);
+      const out = await runHonest(url, [{ name: 'ping', rate: 50, next: () => ({ method: 'GET', path: '/' }) }], 0.4, sender);
       expect(out.ping?.sent).toBe(20);
       expect(out.ping?.failed).toEqual({ 503: 4 });
       expect(out.ping?.ok).toBe(16);
@@ -32,7 +32,7 @@ describe('honest traffic', () => {
     }
   });
 
-  it('reads answers of a known length, chunked ones and ones that close the connection, and sends each body whole', async () => {
+  it('with sockets, reads answers of a known length, chunked ones and ones that close the connection, and sends each body whole', async () => {
     const bodies: string[] = [];
     const server = createServer((req, res) => {
       let body = '';
@@ -59,10 +59,11 @@ describe('honest traffic', () => {
     const paths = ['/chunked', '/close', '/echo', '/taken'];
     let i = 0;
     try {
-      const out = await runHonest(url, [{ name: 'mixed', rate: 200, next: () => {
+      const next = (): HonestRequest => {
         const path = paths[i++ % paths.length] as string;
         return path === '/echo' ? { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"amountCents":100}' } : { method: 'GET', path };
-      } }], 0.4);
+      };
+      const out = await runHonest(url, [{ name: 'mixed', rate: 200, next }], 0.4, 'sockets');
       expect(out.mixed?.sent).toBe(80);
       expect(out.mixed?.failed).toEqual({ 409: 20 });
       expect(out.mixed?.examples[0]).toBe('409 {"error":"taken"}');

@@ -39,13 +39,23 @@ export function summarise(latencies: number[], failed: Record<string, number>, e
  * figures per stream name. The requests are made here beforehand (users in turn, new idempotency
  * keys), so the worker only sends and times them.
  */
-export async function runHonest(baseUrl: string, streams: readonly HonestStream[], seconds: number): Promise<Record<string, HonestFigures>> {
+export async function runHonest(
+  baseUrl: string,
+  streams: readonly HonestStream[],
+  seconds: number,
+  /**
+   * `fetch` for the floods' honest users, as their floors were set with (decision 133); `sockets`
+   * for the latency runs' thousands a second, which fetch's own cost would queue (open-loop-worker.mjs).
+   */
+  sender: 'fetch' | 'sockets' = 'fetch',
+): Promise<Record<string, HonestFigures>> {
   const planned = streams.map((stream) => ({
     name: stream.name,
     rate: stream.rate,
     requests: Array.from({ length: Math.max(1, Math.floor(seconds * stream.rate)) }, () => stream.next()),
   }));
-  const worker = new Worker(new URL('./honest-worker.mjs', import.meta.url), { workerData: { baseUrl, streams: planned } });
+  const script = sender === 'fetch' ? './honest-worker.mjs' : './open-loop-worker.mjs';
+  const worker = new Worker(new URL(script, import.meta.url), { workerData: { baseUrl, streams: planned } });
   const raw = await new Promise<Record<string, { latencies: number[]; failed: Record<string, number>; examples: string[] }>>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -40,7 +40,7 @@ export function latencyRequests(name: ScenarioName, prepared: Prepared, drafts: 
 
 export async function measureLatency(baseUrl: string, next: NextRequest, capacity: number, seconds: number): Promise<LatencyFigures> {
   const rate = capacity * LATENCY_SHARE;
-  const out = await runHonest(baseUrl, [{ name: 'latency', rate, next }], seconds);
+  const out = await runHonest(baseUrl, [{ name: 'latency', rate, next }], seconds, 'sockets');
   const figures = out.latency;
   if (!figures) throw new Error('the open-loop run gave no figures');
   return { ...figures, capacity, rate, seconds };
