@@ -23,7 +23,7 @@ import { measureArgon2Rate } from './lib/argon2-rate';
 import { measureBareRoute, measurePgbench } from './lib/ceilings';
 import { closeCpuMeter } from './lib/cpu';
 import { measureAttack, measureIsolation, prepareAttack, type FloodResult } from './lib/flood';
-import { latencyRequestCount, latencyRequests, measureLatency } from './lib/latency';
+import { latencyRate, latencyRequestCount, latencyRequests, measureLatency } from './lib/latency';
 import { parseOptions } from './lib/options';
 import { measureRequiredRows } from './lib/required-rows';
 import { describeServer, dropCreatedDatabases, dropDatabase, isPostgresReachable, outboxSettled, queryDatabase, ADMIN_URL } from './lib/postgres';
@@ -146,11 +146,12 @@ async function main(): Promise<number> {
     for (const name of LATENCY_SCENARIOS.filter((s) => wanted.has(s))) {
       const capacity = result.scenarios[name]?.rps ?? 0;
       if (capacity <= 0) continue;
-      const count = latencyRequestCount(capacity, options.latencySeconds);
+      const rate = latencyRate(capacity, options.latencyMaxRate);
+      const count = latencyRequestCount(rate, options.latencySeconds);
       const drafts = name === 'combine-complete' ? await prepareDrafts(b.server.url, b.prepared.combineUsers, Math.ceil(count / b.prepared.combineUsers.length)) : [];
       await queryDatabase(b.databaseUrl, 'vacuum analyze');
-      log(`latency: ${name}, ${count} requests at ${(capacity / 2).toFixed(0)}/s (half of ${capacity.toFixed(0)}/s), open loop`);
-      const figures = await measureLatency(b.server.url, latencyRequests(name, b.prepared, drafts), capacity, options.latencySeconds);
+      log(`latency: ${name}, ${count} requests at ${rate.toFixed(0)}/s (${rate < capacity / 2 ? 'the most the sender sends' : 'half'} of ${capacity.toFixed(0)}/s), open loop`);
+      const figures = await measureLatency(b.server.url, latencyRequests(name, b.prepared, drafts), capacity, options.latencySeconds, options.latencyMaxRate);
       await outboxSettled(b.databaseUrl);
       result.latency[name] = figures;
       const refused = figures.sent - figures.ok;

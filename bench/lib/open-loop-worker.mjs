@@ -40,20 +40,43 @@ function encode(url, request) {
   return Buffer.from(`${request.method} ${request.path} HTTP/1.1\r\nhost: ${url.host}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
-/** Kept-alive connections, one request at a time on each; a new one whenever none is idle. */
-function connectionPool(url) {
+/** Connections opened before the clock starts: the bench's 32, enough for thousands a second at a few ms each. */
+const WARM_CONNECTIONS = 32;
+/**
+ * At most this many at once. Past them a request waits here for the first free connection, and
+ * that wait is in its time. Without a bound, a stall had the sender open hundreds of connections
+ * at once; the server's accept queue overflowed, and the SYNs it dropped were sent again a second
+ * later: p99s of 1.0–1.5 s that were the sender's.
+ */
+const MAX_CONNECTIONS = 128;
+
+/** Kept-alive connections, one request at a time on each. */
+async function connectionPool(url, onAnswer) {
   const idle = [];
   const all = new Set();
-  const open = (onAnswer) => {
+  const queued = [];
+  const dispatch = (conn, job) => {
+    conn.pending = job.pending;
+    conn.socket.write(job.bytes);
+  };
+  const release = (conn) => {
+    const job = queued.shift();
+    if (job) dispatch(conn, job);
+    else idle.push(conn);
+  };
+  const open = () => {
     const socket = net.connect(Number(url.port), url.hostname);
     socket.setNoDelay(true);
-    const conn = { socket, pending: null, buffer: Buffer.alloc(0), dead: false };
+    const conn = { socket, pending: null, buffer: Buffer.alloc(0) };
     all.add(conn);
     const fail = (error) => {
-      conn.dead = true;
+      if (!all.delete(conn)) return;
       const pending = conn.pending;
       conn.pending = null;
       if (pending) onAnswer(pending, 'error', String(error ?? 'the connection closed'));
+      // Its place goes to a new connection if requests are waiting for one.
+      const job = queued.shift();
+      if (job) dispatch(open(), job);
     };
     socket.on('data', (chunk) => {
       conn.buffer = conn.buffer.length === 0 ? chunk : Buffer.concat([conn.buffer, chunk]);
@@ -62,24 +85,32 @@ function connectionPool(url) {
       conn.buffer = conn.buffer.subarray(answer.end);
       const pending = conn.pending;
       conn.pending = null;
-      if (answer.close) conn.dead = true;
-      else idle.push(conn);
       onAnswer(pending, answer.status, answer.body.toString('utf8'));
+      if (answer.close) {
+        all.delete(conn);
+        socket.destroy();
+        const job = queued.shift();
+        if (job) dispatch(open(), job);
+      } else release(conn);
     });
     socket.on('error', fail);
     socket.on('close', () => fail());
     return conn;
   };
+  const warm = Array.from({ length: WARM_CONNECTIONS }, open);
+  await Promise.all(warm.map((conn) => new Promise((resolve) => conn.socket.once('connect', resolve).once('error', resolve))));
+  for (const conn of warm) if (all.has(conn)) idle.push(conn);
   return {
-    send(bytes, pending, onAnswer) {
+    send(bytes, pending) {
       let conn = idle.pop();
-      while (conn && conn.dead) conn = idle.pop();
-      conn ??= open(onAnswer);
-      conn.pending = pending;
-      conn.socket.write(bytes);
+      while (conn && !all.has(conn)) conn = idle.pop();
+      if (conn) dispatch(conn, { bytes, pending });
+      else if (all.size < MAX_CONNECTIONS) dispatch(open(), { bytes, pending });
+      else queued.push({ bytes, pending });
     },
     close() {
       for (const conn of all) conn.socket.destroy();
+      all.clear();
     },
   };
 }
@@ -91,7 +122,6 @@ async function runStream(baseUrl, stream) {
   const failed = {};
   const examples = [];
   const encoded = stream.requests.map((request) => encode(url, request));
-  const pool = connectionPool(url);
   const waiting = new Set();
   let finished;
   const allAnswered = new Promise((resolve) => (finished = resolve));
@@ -108,6 +138,7 @@ async function runStream(baseUrl, stream) {
     record(pending, status, text);
     if (!sending && waiting.size === 0) finished();
   };
+  const pool = await connectionPool(url, onAnswer);
   const interval = 1000 / stream.rate;
   const started = performance.now();
   for (let i = 0; i < encoded.length; i += 1) {
@@ -116,7 +147,7 @@ async function runStream(baseUrl, stream) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const pending = { sentAt: performance.now() };
     waiting.add(pending);
-    pool.send(encoded[i], pending, onAnswer);
+    pool.send(encoded[i], pending);
   }
   sending = false;
   if (waiting.size > 0) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { latencyRate, latencyRequestCount, LATENCY_MAX_RATE } from './latency';
 import { parseOptions } from './options';
 
 describe('the options of one run', () => {
@@ -20,5 +21,14 @@ describe('the options of one run', () => {
     expect(() => parseOptions(['--against', '--strict'], {})).toThrow('--against needs a value');
     expect(() => parseOptions(['--rounds', '1.5'], {})).toThrow('--rounds must be a whole number');
     expect(() => parseOptions([], { BENCH_SECONDS: '0' })).toThrow('BENCH_SECONDS must be a positive number');
+  });
+
+  it('the latency runs send half the capacity, at most the sender\'s ceiling', () => {
+    expect(latencyRate(948)).toBe(474);
+    expect(latencyRate(40_000)).toBe(LATENCY_MAX_RATE);
+    expect(latencyRate(40_000, 8_000)).toBe(8_000);
+    expect(latencyRequestCount(287.4, 10)).toBe(2_874);
+    expect(latencyRequestCount(0.05, 10)).toBe(1);
+    expect(parseOptions([], { BENCH_LATENCY_MAX_RATE: '8000' }).latencyMaxRate).toBe(8_000);
   });
 });

@@ -2,6 +2,7 @@
 // `npm test` runs (`--smoke` or BENCH_SMOKE=1: seconds, not minutes, and no floors enforced), alone
 // or against another version of the code (`--against <git ref>`, docs/rules.md#perf-same-run).
 import os from 'node:os';
+import { LATENCY_MAX_RATE } from './latency';
 
 export type BenchOptions = {
   smoke: boolean;
@@ -27,6 +28,8 @@ export type BenchOptions = {
   measureSeconds: number;
   /** Length of the open-loop run at half the measured capacity that gives each answer's p99. */
   latencySeconds: number;
+  /** The open-loop run's rate at most (latency.ts says why). */
+  latencyMaxRate: number;
   /** pgbench scale factor: at least the number of clients, so TPC-B does not queue on one branch row. */
   pgbenchScale: number;
   /** Users whose drafts are completed (Premium+, so no monthly limit); one in flight at a time each. */
@@ -99,6 +102,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     warmupSeconds: number('BENCH_WARMUP_SECONDS', 5, 0.5, 3),
     measureSeconds: number('BENCH_SECONDS', 15, 1.5, 10),
     latencySeconds: number('BENCH_LATENCY_SECONDS', 10, 1.5),
+    latencyMaxRate: envNumber(env, 'BENCH_LATENCY_MAX_RATE', LATENCY_MAX_RATE),
     pgbenchScale: number('BENCH_PGBENCH_SCALE', 32, 1),
     combineUsers: number('BENCH_COMBINE_USERS', 64, 8),
     draftsPerUser: number('BENCH_DRAFTS_PER_USER', 48, 4, 16),

@@ -11,13 +11,13 @@ export function latencySection(latency: Partial<Record<ScenarioName, LatencyFigu
   const rows = Object.entries(latency) as Array<[ScenarioName, LatencyFigures]>;
   if (rows.length === 0) return [];
   const lines = ['### Latency at half the capacity (docs/rules.md#perf-latency)', ''];
-  lines.push(`Each answer alone, sent at a steady rate (an open loop, timed one by one) of half the answers/s above, for ${rows[0]?.[1].seconds} s.`);
+  lines.push(`Each answer alone, sent at a steady rate (an open loop, timed one by one) of half the answers/s above, for ${rows[0]?.[1].seconds} s; * the most the sender sends, below half (its own cost on the same two cores would be measured).`);
   lines.push('');
   lines.push('| answer | capacity /s | sent at /s | sent | p50 ms | p99 ms | max ms | not 2xx |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const [name, f] of rows) {
     const failed = Object.entries(f.failed).map(([status, count]) => `${count}× ${status}`).join(', ') || '0';
-    lines.push(`| ${labels[name]} | ${n(f.capacity)} | ${n(f.rate)} | ${n(f.sent)} | ${n(f.p50, 1)} | ${n(f.p99, 1)} | ${n(f.max, 1)} | ${failed} |`);
+    lines.push(`| ${labels[name]} | ${n(f.capacity)} | ${n(f.rate)}${f.capped ? '*' : ''} | ${n(f.sent)} | ${n(f.p50, 1)} | ${n(f.p99, 1)} | ${n(f.max, 1)} | ${failed} |`);
   }
   lines.push('');
   return lines;

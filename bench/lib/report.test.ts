@@ -80,7 +80,7 @@ describe('the report, and the floors --strict enforces (decision 187)', () => {
   });
 
   it('p99 < 100 ms is judged at half the capacity, for every answer but sign-in, and a refused answer misses it', () => {
-    const latency = (p99: number, failed: Record<string, number> = {}): LatencyFigures => ({ ...honest(p99, failed), capacity: 1_000, rate: 500, seconds: 10 });
+    const latency = (p99: number, failed: Record<string, number> = {}): LatencyFigures => ({ ...honest(p99, failed), capacity: 1_000, rate: 500, capped: false, seconds: 10 });
     const result = run({
       // At saturation the cash-out's p99 was 180 ms: the queue, not the answer, and judged by nothing.
       scenarios: { 'cash-out': figures(1_000, 0.64, 0.33, 180) },
@@ -93,6 +93,10 @@ describe('the report, and the floors --strict enforces (decision 187)', () => {
     ]);
     expect(result.floors[1]?.what).toBe('p99 < 100 ms at 500/s (half the capacity), every answer 2xx');
     expect(formatReport(result)).toContain('| cash out (POST /api/cashouts) | 1,000 | 500 | 100 | 40.0 | 80.0 | 120.0 | 0 |');
+    // A card list's half capacity past what the sender can send alone is sent at its most, and says so.
+    const capped = run({ latency: { 'list-cards': { ...latency(3), capacity: 40_000, rate: 5_000, capped: true } } });
+    expect(capped.floors[0]?.what).toBe("p99 < 100 ms at 5,000/s (the sender's most), every answer 2xx");
+    expect(formatReport(capped)).toContain('| list cards (GET /api/cards, 3 cards) | 40,000 | 5,000* | 100 |');
   });
 
   it('with --against, the report compares both versions round by round, and a money answer 5% dearer is a missed floor', () => {

@@ -175,7 +175,7 @@ export function evaluateFloors(result: BenchResult): Floor[] {
     const refused = figures.sent - figures.ok;
     floors.push({
       scenario: name,
-      what: `p99 < ${FLOORS.p99MaxMs} ms at ${n(figures.rate, 0)}/s (half the capacity), every answer 2xx`,
+      what: `p99 < ${FLOORS.p99MaxMs} ms at ${n(figures.rate, 0)}/s (${figures.capped ? "the sender's most" : 'half the capacity'}), every answer 2xx`,
       value: `${n(figures.p99, 1)} ms${refused ? `, ${refused} not 2xx` : ''}`,
       met: figures.p99 < FLOORS.p99MaxMs && refused === 0,
     });
