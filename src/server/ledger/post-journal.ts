@@ -71,8 +71,9 @@ export function compactEntries(entries: Posting[]): Posting[] {
 /**
  * The journal's WITH clauses: new_journal (written only when `guard` holds), entry_lines (the
  * entries' codes and amounts), new_entries, card_balances (the cached balances of card accounts)
- * and new_transactions (the rows the user sees). Shared with ledger/debit-and-post.ts and the
- * cash-out's statement, which guard it with their debit. Its placeholders are j…, e… and t….
+ * and new_transactions (the rows the user sees). Shared with ledger/rebate-journal.ts and the
+ * money writers' statements (the cash-out's and the purchase's guard it with their debit). Its
+ * placeholders are j…, e… and t….
  *
  * `newAccount` names a WITH clause of the same statement that inserts one ledger account (columns
  * id, code; see card-accounts.ts): a sibling clause cannot see that row in ledger_accounts, so
