@@ -1,13 +1,10 @@
 // The completion decided, in the server's terms: the core's plan (core/plan-completion.ts) and the
 // rows, effects and answer it turns into, for the completion's writer (completion-write.ts). Pure:
 // nothing here reads or writes.
-import { BOOST_EARNED_MESSAGE } from '../../../core/boosts';
-import { maskCardNumber } from '../../../core/cards';
 import { planCompletion, QUOTE_CHANGED_MESSAGE, SOURCE_CARD_CHANGED_MESSAGE } from '../../../core/plan-completion';
 import { PROMO, promoEndFrom } from '../../../core/promo';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { IssuedCard } from '../../adapters/card-processor';
-import type { rebates } from '../../db/schema';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
 import { postingsOf } from '../../ledger/accounts';
 import { cardWithAccountValues, type NewCard } from '../../ledger/card-accounts';
@@ -15,7 +12,8 @@ import type { JournalTransaction } from '../../ledger/post-journal';
 import { encryptCardSecret } from '../../lib/card-crypto';
 import { conflict, refusalError } from '../../lib/errors';
 import type { Decision } from '../../money/run-money-operation';
-import { combineViewOf, type SourceRow } from './combine-view';
+import type { SourceRow } from './combine-view';
+import { completionAnswer } from './completion-answer';
 import type { CompleteInput, LoadedCompletion } from './completion-facts';
 import type { CompletionWrite, NewRebate } from './completion-write';
 import { pricingFor } from './pricing';
@@ -37,7 +35,7 @@ export function decideCompletion(read: LoadedCompletion, context: Context): Deci
     const figures = plan.code === 'quote_changed' || plan.code === 'underfunded';
     return { refusal: refusalError(plan, figures ? quoteViewFor(read, input) : undefined) };
   }
-  const { row, sources, user } = loaded;
+  const { row, sources } = loaded;
   const now = facts.now;
   const combineId = row.id;
   const cardId = plan.card.id;
@@ -117,41 +115,6 @@ export function decideCompletion(read: LoadedCompletion, context: Context): Deci
     combine: completedFields,
   };
 
-  // The answer, from the rows as the write leaves them (it writes them while the user and the
-  // combine are locked, so nothing else changes them), not read back.
-  const combine = { ...row, ...completedFields, status: 'completed', cardId, completedAt: now, updatedAt: now, currentStep: 7, promoApplied };
-  const rebateRows: Array<typeof rebates.$inferSelect> = newRebates.map((r) => ({
-    ...r,
-    userId,
-    combineId,
-    cardId,
-    processedAt: r.status === 'processed' ? now : null,
-    journalId: null,
-    createdAt: now,
-  }));
-  const pricing = pricingFor(user, row.totalAmountCents, facts.promoSpotsLeft, now);
-  const body: CompleteCombineResponse = {
-    combine: combineViewOf(combine, captured, pricing, { card: card.row, rebates: rebateRows }),
-    card: {
-      id: cardId,
-      type: plan.card.type,
-      status: 'active',
-      network: issued.network as 'visa' | 'mastercard',
-      last4: newCard.last4,
-      maskedNumber: maskCardNumber(newCard.last4),
-      expMonth: issued.expMonth,
-      expYear: issued.expYear,
-      originalAmountCents: newCard.originalAmountCents,
-      remainingAmountCents: newCard.remainingAmountCents,
-      issuedAt: now.toISOString(),
-      validUntil: plan.card.validUntil.toISOString(),
-      promoApplied,
-      promoId: newCard.promoId,
-    },
-    quote: computeQuote(row, sources, user, pricing, input).api,
-    promoApplied,
-    boostEarned: plan.counters.earnedBoost,
-    boostMessage: plan.counters.earnedBoost ? BOOST_EARNED_MESSAGE : null,
-  };
+  const body = completionAnswer({ read, plan, input, write, cardRow: card.row });
   return { write, answer: { status: 201, body }, effects };
 }
