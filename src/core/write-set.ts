@@ -5,7 +5,7 @@
 // thing sent (docs/rules.md#outside-effects). Only money is here: the rows the user sees, counters
 // and the subscriber's new plan stay in each plan. The adapters, one per planner
 // (write-set-of.ts), project a plan onto this shape and decide nothing.
-import type { CardDebit, JournalLine, RefusalCode } from './money-plan';
+import { assertJournalBalanced, type CardDebit, type JournalLine, type RefusalCode } from './money-plan';
 import type { PayoutMethod } from './plans';
 
 export type MoneyOperation = 'completion' | 'cashout' | 'purchase' | 'rebate_payouts' | 'subscription_payment';
@@ -72,4 +72,31 @@ export function refusedWriteSet(operation: MoneyOperation, code: RefusedWriteSet
 
 export function acceptedWriteSet(operation: MoneyOperation, writes: Partial<Writes>): AcceptedWriteSet {
   return { operation, accepted: true, cardDebits: [], cardsIssued: [], journals: [], rebatesOwed: [], rebatesPaid: [], effects: [], ...writes };
+}
+
+/**
+ * TIGER_STYLE: the rules every write set holds, asserted by the server before it writes one
+ * (money/run-money-operation.ts) and held by property over every planner (write-set.test.ts). A
+ * write set that breaks one is a bug in a planner: nothing of it may be written.
+ */
+export function assertWriteSetHolds(writeSet: MoneyWriteSet): void {
+  const fail = (what: string) => {
+    throw new Error(`${writeSet.operation} write set: ${what}`);
+  };
+  const cents = (value: number) => Number.isSafeInteger(value);
+  for (const journal of writeSet.journals) assertJournalBalanced(journal.lines);
+  const debitedCards = new Set<string>();
+  for (const { debit, remainingBeforeCents, remainingAfterCents, spentAddedCents } of writeSet.cardDebits) {
+    if (!cents(debit.amountCents) || debit.amountCents <= 0) fail(`a debit of ${debit.amountCents} cents`);
+    if (debitedCards.has(debit.cardId)) fail(`card ${debit.cardId} debited twice`);
+    debitedCards.add(debit.cardId);
+    if (remainingAfterCents < 0 || remainingAfterCents !== remainingBeforeCents - debit.amountCents) fail(`card ${debit.cardId} left at ${remainingAfterCents} cents`);
+    if (spentAddedCents !== debit.amountCents) fail(`card ${debit.cardId}: spent grows by ${spentAddedCents}, remaining falls by ${debit.amountCents}`);
+  }
+  for (const card of writeSet.cardsIssued) {
+    if (card.originalCents <= 0 || card.remainingCents < 0 || card.originalCents !== card.spentCents + card.remainingCents) fail(`card ${card.cardId} issued with original ≠ spent + remaining`);
+  }
+  for (const effect of writeSet.effects) {
+    if (!cents(effect.amountCents) || effect.amountCents <= 0) fail(`a ${effect.kind} of ${effect.amountCents} cents`);
+  }
 }

@@ -10,6 +10,7 @@ import type { Db, DbOrTx, Tx } from '../db/client';
 import { namedStatement, rowsWritten } from '../db/named-statement';
 import { idempotencyKeys } from '../db/schema';
 import { AppError, badRequest } from './errors';
+import { isUniqueViolationOf } from './transaction';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_MISMATCH_MESSAGE = 'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
@@ -88,9 +89,9 @@ const storeResponse = namedStatement('idempotency_store', (db) =>
     .where(and(eq(idempotencyKeys.userId, sql.placeholder('sUserId')), eq(idempotencyKeys.key, sql.placeholder('sKey')))),
 );
 
-/** The placeholders of `storeClause` and `storeAnswer` (named s…): the answer a retry of `request` gets. */
-export function storeValues(request: Pick<KeyedRequest, 'userId' | 'key'>, answer: StoredResponse): Record<string, unknown> {
-  return { sUserId: request.userId, sKey: request.key, sStatus: answer.status, sBody: JSON.stringify(answer.body ?? null) };
+/** The placeholders of `storeClause`, `storeNewKeyClause` and `storeAnswer` (named s…): the answer a retry of `request` gets. */
+export function storeValues(request: Pick<KeyedRequest, 'userId' | 'key' | 'fingerprint'>, answer: StoredResponse): Record<string, unknown> {
+  return { sUserId: request.userId, sKey: request.key, sFingerprint: request.fingerprint, sStatus: answer.status, sBody: JSON.stringify(answer.body ?? null) };
 }
 
 /**
@@ -103,6 +104,27 @@ export function storeClause(): SQL {
     where user_id = ${sql.placeholder('sUserId')}::uuid and key = ${sql.placeholder('sKey')}::text
     returning 1
   )`;
+}
+
+/**
+ * The key and its answer inserted together, as a WITH clause (`idempotency_store`) of a writer that
+ * claimed no key first (a request read with the versions guard, money/run-money-operation.ts):
+ * written only when `condition` holds. A request that holds the key meanwhile makes the insert fail
+ * on the key's primary key (`isKeyTaken`) once it commits, and the whole statement with it.
+ */
+export function storeNewKeyClause(condition: SQL): SQL {
+  return sql`idempotency_store as (
+    insert into idempotency_keys (user_id, key, fingerprint, response_status, response_body)
+    select ${sql.placeholder('sUserId')}::uuid, ${sql.placeholder('sKey')}::text, ${sql.placeholder('sFingerprint')}::text,
+      ${sql.placeholder('sStatus')}::int, ${sql.placeholder('sBody')}::jsonb
+    where ${condition}
+    returning 1
+  )`;
+}
+
+/** Whether `error` is the key's primary key refusing a second holder (see storeNewKeyClause). */
+export function isKeyTaken(error: unknown): boolean {
+  return isUniqueViolationOf(error, 'idempotency_keys_user_id_key_pk');
 }
 
 /** 1 when the statement stored the answer. */

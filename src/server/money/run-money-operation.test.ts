@@ -16,6 +16,7 @@ import { effectsClause, effectsValues, type MoneyEffect } from '../effects/money
 import { rowsOf } from '../ledger/post-journal';
 import { conflict } from '../lib/errors';
 import { claimClause, claimedColumn, IDEMPOTENCY_RETENTION_MS, requestFingerprint, storeClause, storedColumn } from '../lib/idempotency';
+import { acceptedWriteSet } from '../../core/write-set';
 import { runMoneyOperation, type MoneyOperation, type WriteContext } from './run-money-operation';
 
 const readStatement = namedStatement('test_spend_boost_read', (db) =>
@@ -44,14 +45,17 @@ type Write = { userId: string; leftAfter: number };
 
 function spendBoost(userId: string, reference: string): MoneyOperation<{ boosts: number }, Write> {
   return {
-    async read(tx, claim) {
+    async read({ tx, claim }) {
       const [row] = await readStatement(tx, { userId, ...claim });
       return row!.claimed === 1 ? { claimed: true, facts: { boosts: row!.boosts } } : { claimed: false };
     },
     decide({ boosts }) {
       if (boosts < 1) return { refusal: conflict('No boost left to spend.') };
-      const effect: MoneyEffect = { kind: 'void', reference, userId, payload: { authorizationId: reference, combineId: reference } };
-      return { write: { userId, leftAfter: boosts - 1 }, answer: { status: 201, body: { left: boosts - 1 } }, effects: [effect] };
+      // One capture stands for any outside effect (the outbox here only records it); the core's write
+      // set says the same, so the pipeline's check that the outbox gets one row per effect holds.
+      const effect: MoneyEffect = { kind: 'capture', reference, userId, payload: { authorizationId: reference, amountCents: 100, combineId: reference } };
+      const writeSet = acceptedWriteSet('completion', { effects: [{ kind: 'capture', amountCents: 100, authorizationId: reference }] });
+      return { write: { userId, leftAfter: boosts - 1 }, answer: { status: 201, body: { left: boosts - 1 } }, effects: [effect], writeSet };
     },
     async write(tx: Tx, write: Write, context: WriteContext) {
       const values = placeholderValues({ own: { userId: write.userId }, effects: effectsValues([...context.effects], context.effectLeaseSeconds), answer: context.store });
@@ -59,6 +63,7 @@ function spendBoost(userId: string, reference: string): MoneyOperation<{ boosts:
       if (row?.left_after !== write.leftAfter || Number(row.effect_count) !== context.effects.length || Number(row.stored) !== 1) {
         throw new Error(`spendBoost: wrote ${JSON.stringify(row)}`);
       }
+      return 'written';
     },
   };
 }

@@ -3,6 +3,7 @@
 // refusal: it writes a declined transaction row and answers 402, stored with the key, so a retry
 // answers the same decline instead of trying again. Pure: nothing here reads or writes.
 import { planPurchase } from '../../../core/plan-purchase';
+import { writeSetOfPurchase } from '../../../core/write-set-of';
 import { DECLINE_MESSAGES, type DeclineReason, type PurchaseRequest, type PurchaseResponse } from '../../../contracts/cards';
 import type { ErrorResponse } from '../../../contracts/errors';
 import { postingsOf } from '../../ledger/accounts';
@@ -35,7 +36,9 @@ export function decidePurchase(facts: PurchaseFacts): Decision<PurchaseWrite> {
   const { amountCents, merchant } = request;
   // A freeze stops what was asked while it held (docs/rules.md#card-freeze: a frozen card cannot
   // pay), even when the card is unfrozen during the payment's wait; a freeze during the wait too.
-  const plan = planPurchase({ card: { ...card, frozen: card.frozen || facts.frozenWhenSubmitted }, amountCents, merchant, now });
+  const planned = { card: { ...card, frozen: card.frozen || facts.frozenWhenSubmitted }, amountCents, merchant, now };
+  const plan = planPurchase(planned);
+  const writeSet = writeSetOfPurchase(planned, plan);
   const row: TransactionRow = {
     id,
     userId,
@@ -58,7 +61,7 @@ export function decidePurchase(facts: PurchaseFacts): Decision<PurchaseWrite> {
   if (!plan.ok) {
     const reason = plan.decline;
     const body: ErrorResponse = { error: { code: 'declined', message: DECLINE_MESSAGES[reason], details: { reason, transactionId: id } } };
-    return { write: { declined: { ...row, status: 'declined', declineReason: reason } }, answer: { status: 402, body }, effects: [] };
+    return { write: { declined: { ...row, status: 'declined', declineReason: reason } }, answer: { status: 402, body }, effects: [], writeSet };
   }
   const remainingAmountCents = card.remainingAmountCents - amountCents;
   const emptied = plan.debit.statusAtZero !== null && remainingAmountCents === 0;
@@ -73,5 +76,5 @@ export function decidePurchase(facts: PurchaseFacts): Decision<PurchaseWrite> {
   const record: JournalTransaction = { ...row, type: 'purchase', status: 'success' };
   const journal: JournalInput = { kind: plan.journal.kind, userId, referenceId: card.id, memo: plan.journal.memo, entries: postingsOf(plan.journal.lines), transactions: [record] };
   const body: PurchaseResponse = { transaction: toTransactionView(row), card: toCardView(cardAfter, now) };
-  return { write: { approved: { debit: { ...plan.debit, userId }, journal, cardAfter } }, answer: { status: 201, body }, effects: [] };
+  return { write: { approved: { debit: { ...plan.debit, userId }, journal, cardAfter } }, answer: { status: 201, body }, effects: [], writeSet };
 }

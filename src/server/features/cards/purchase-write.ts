@@ -9,7 +9,7 @@ import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/name
 import { balanceChangeFrom, debitCardSql, debitValues, type DebitRow } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { storeClause, storedColumn } from '../../lib/idempotency';
-import type { WriteContext } from '../../money/run-money-operation';
+import type { WriteContext, Written } from '../../money/run-money-operation';
 import type { PurchaseWrite } from './purchase-decision';
 
 const p = (name: string) => sql.placeholder(name);
@@ -43,13 +43,13 @@ const declinedStatement = namedSqlStatement(
 
 type ApprovedRow = JournalResultRow & Partial<DebitRow> & { stored: number };
 
-export async function writePurchase(tx: Tx, write: PurchaseWrite, context: WriteContext): Promise<void> {
+export async function writePurchase(tx: Tx, write: PurchaseWrite, context: WriteContext): Promise<Written> {
   if ('declined' in write) {
     const { id, userId, cardId, amountCents, merchant, declineReason, createdAt, simulated, testSource, environment } = write.declined;
     const own = { id, userId, cardId, amountCents, merchant, declineReason, createdAt: createdAt.toISOString(), simulated, testSource, environment };
     const [row] = rowsOf<{ declined_count: number; stored: number }>(await declinedStatement(tx, placeholderValues({ own, answer: context.store })));
     if (Number(row?.declined_count) !== 1 || Number(row?.stored) !== 1) throw new Error('writePurchase: the decline or its answer was not written');
-    return;
+    return 'written';
   }
   const { debit, journal, cardAfter } = write.approved;
   const { values, ...expected } = journalValues(journal);
@@ -63,4 +63,5 @@ export async function writePurchase(tx: Tx, write: PurchaseWrite, context: Write
   }
   journalIdFrom(row, expected);
   if (Number(row.stored) !== 1) throw new Error('writePurchase: the answer was not stored');
+  return 'written';
 }

@@ -37,7 +37,7 @@ export async function simulatePurchase(
   const fingerprint = requestFingerprint({ method: 'POST', route: `/api/cards/${cardId}/purchases`, body: input.request });
   const transactionId = randomUUID();
   return runMoneyOperation(deps, { userId, key: input.idempotencyKey, fingerprint, now }, {
-    read: (tx, claim) => readCard(tx, userId, cardId, claim),
+    read: ({ tx, claim }) => readCard(tx, userId, cardId, claim),
     decide: ({ card, databaseNow }) => decidePurchase({ card, frozenWhenSubmitted: submitted.frozen, request: input.request, userId, transactionId, now, databaseNow }),
     write: writePurchase,
   });

@@ -2,6 +2,7 @@
 // method, the card, the fee, the journal, the payout and the card as the debit leaves it) turned
 // into the write set the writer carries out (cashout-write.ts) and the answer the user gets.
 import { planCashout, type CashoutFacts, type CashoutRequest } from '../../../core/plan-cashout';
+import { writeSetOfCashout } from '../../../core/write-set-of';
 import type { CashoutFee } from '../../../core/fees';
 import type { PayoutMethod } from '../../../core/plans';
 import type { Cashout, CreateCashoutResponse } from '../../../contracts/cashouts';
@@ -18,8 +19,20 @@ export type { SavedDestinations } from '../../../core/plan-cashout';
 
 export type CashoutInput = CashoutRequest;
 
-/** What the cash-out writes: the debit, the journal with its record, whether the method's last use moves, and the card the debit must leave. */
-export type CashoutWrite = { userId: string; debit: DebitInput; journal: JournalInput; payoutMethod: PayoutMethod; marksMethodUsed: boolean; cardAfter: CardAfter };
+/**
+ * What the cash-out writes: the debit, the journal with its record, whether the method's last use
+ * moves, and the card the debit must leave; and the facts it was decided on, which a writer with
+ * the versions guard finds unchanged or writes nothing (money/run-money-operation.ts).
+ */
+export type CashoutWrite = {
+  userId: string;
+  debit: DebitInput;
+  journal: JournalInput;
+  payoutMethod: PayoutMethod;
+  marksMethodUsed: boolean;
+  cardAfter: CardAfter;
+  decidedOn: { userVersion: string | null; destination: string; cardBefore: { status: string; remainingAmountCents: number; amountSpentCents: number } };
+};
 type CardAfter = { status: string; remainingAmountCents: number; amountSpentCents: number; last4: string };
 
 /**
@@ -27,7 +40,7 @@ type CardAfter = { status: string; remainingAmountCents: number; amountSpentCent
  * and its answer. The payout carries the chosen method's destination as read with the facts
  * (decision 168), so it pays there even if the method is changed before it is sent.
  */
-export function decideCashout(facts: CashoutFacts & { userId: string; transactionId: string; demoMode: boolean }): Decision<CashoutWrite> {
+export function decideCashout(facts: CashoutFacts & { userVersion: string | null; userId: string; transactionId: string; demoMode: boolean }): Decision<CashoutWrite> {
   const plan = planCashout(facts);
   if (!plan.ok) return { refusal: refusalError(plan) };
   const { userId, transactionId, request, now, demoMode } = facts;
@@ -59,9 +72,16 @@ export function decideCashout(facts: CashoutFacts & { userId: string; transactio
       payoutMethod: request.payoutMethod,
       marksMethodUsed: plan.marksMethodUsed,
       cardAfter: plan.cardAfter,
+      decidedOn: {
+        userVersion: facts.userVersion,
+        destination: payout.destination,
+        // planCashout refuses without a card: it is there.
+        cardBefore: { status: facts.card!.status, remainingAmountCents: facts.card!.remainingAmountCents, amountSpentCents: facts.card!.amountSpentCents },
+      },
     },
     answer: { status: 201, body: cashoutResponse(plan.fee, record, { id: request.cardId, ...plan.cardAfter }, effect.reference) },
     effects: [effect],
+    writeSet: writeSetOfCashout(facts, plan),
   };
 }
 

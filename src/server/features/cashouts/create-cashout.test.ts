@@ -7,6 +7,7 @@
 // (docs/rules.md#outside-effects).
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, type ApiUser } from '../../../../tests/helpers/api-client';
 import { insertFundedCard, insertPayoutMethod } from '../../../../tests/helpers/fixtures';
@@ -123,9 +124,11 @@ describe('a cash-out decides on what is committed when it holds its locks', () =
     const from = await mark();
     const [res] = await whileLocked(
       async (tx) => {
-        // As every change of the payout methods does, it locks the user first.
+        // As every change of the payout methods does, it locks the user first and updates the
+        // user's row (payout-methods-service.ts), which a cash-out read with versions re-checks.
         await lockUser(tx, userId);
         await tx.update(payoutMethods).set({ destinationRef: 'demo_dest_after' }).where(eq(payoutMethods.userId, userId));
+        await tx.update(users).set({ lastUpdated: new Date() }).where(eq(users.id, userId));
       },
       () => [cashout(user, { cardId, amountCents: 2_000, payoutMethod: 'ach' })],
     );
@@ -143,6 +146,7 @@ describe('a cash-out decides on what is committed when it holds its locks', () =
       async (tx) => {
         await lockUser(tx, userId);
         await tx.delete(payoutMethods).where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.method, 'paypal')));
+        await tx.update(users).set({ lastUpdated: new Date() }).where(eq(users.id, userId));
       },
       () => [cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'paypal' })],
     );
@@ -199,6 +203,48 @@ describe('a cash-out decides on what is committed when it holds its locks', () =
     expect(await remaining(cardId)).toBe(9_000);
     expect(await cashoutRows(cardId)).toHaveLength(1);
     expect((await payoutsSince(from)).map((call) => call.reference)).toEqual([answers[0]!.json().payoutId]);
+  });
+
+  it('with nothing in its way, a cash-out is one unlocked read and one write, in no transaction (decision 188)', async () => {
+    const { user, cardId } = await userWithCard(10_000);
+    await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' }); // connections warm, statements prepared
+    const texts: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string; name?: string };
+      texts.push(typeof first === 'string' ? first : (first.name ?? first.text ?? '?'));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const res = await cashout(user, { cardId, amountCents: 1_000, payoutMethod: 'ach' });
+      expect(res.statusCode, res.body).toBe(201);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    // Beside the rate limiter's counter and the outbox marking the payout done after the answer.
+    expect(texts.filter((text) => text.startsWith('cashout_'))).toEqual(['cashout_read_versions', 'cashout_write_versions']);
+    expect(texts.filter((text) => /^(begin|commit)/i.test(text))).toEqual([]);
+    expect(await remaining(cardId)).toBe(8_000);
+  });
+
+  it('every change of the payout methods changes the user row’s version, which the cash-out read with versions re-checks', async () => {
+    const user = await registerUser(t.app);
+    const userId = (await user.request('GET', '/api/me')).json().id as string;
+    await t.database.db.update(users).set({ subscription: 'premium' }).where(eq(users.id, userId));
+    const version = async () => rowsOf<{ v: string }>(await t.database.db.execute(sql`select xmin::text as v from users where id = ${userId}`))[0]!.v;
+    const changes: Array<[string, () => Promise<{ statusCode: number; body: string }>]> = [
+      ['saved without details', () => user.request('POST', '/api/payout-methods', { method: 'ach' })],
+      ['its details entered', () => user.request('POST', '/api/payout-methods', { method: 'ach', detail: '7305 9911 4628 53', routingNumber: '2560-7497-4' })],
+      ['another saved', () => user.request('POST', '/api/payout-methods', { method: 'paypal', detail: 'someone@example.com' })],
+      ['the preferred one chosen', () => user.request('PUT', '/api/payout-methods/preferred', { method: 'paypal' })],
+      ['one removed', () => user.request('DELETE', '/api/payout-methods/paypal')],
+    ];
+    for (const [change, request] of changes) {
+      const before = await version();
+      const res = await request();
+      expect(res.statusCode, `${change}: ${res.body}`).toBeLessThan(300);
+      expect(await version(), change).not.toBe(before);
+    }
   });
 
   it('a retried cash-out that emptied the card gets its first answer, not "no balance", and sends nothing again', async () => {

@@ -42,7 +42,7 @@ export async function completeCombine(
   // Issuing moves no money; a completion refused below leaves that card unfunded and unused.
   const issued = await issueCard(deps, userId, key, input.cardType, now);
   const answer = await runMoneyOperation(deps, { userId, key, fingerprint, now }, {
-    read: (tx, claim) => readCompletionFacts(tx, { userId, combineId, now, input, issued }, claim),
+    read: ({ tx, claim }) => readCompletionFacts(tx, { userId, combineId, now, input, issued }, claim),
     decide: (loaded) => decideCompletion(loaded, { userId, input, issued, cardDataKey: deps.config.cardDataKey }),
     write: writeCompletion,
   });

@@ -3,6 +3,7 @@
 // nothing here reads or writes.
 import { planCompletion, QUOTE_CHANGED_MESSAGE, SOURCE_CARD_CHANGED_MESSAGE } from '../../../core/plan-completion';
 import { PROMO, promoEndFrom } from '../../../core/promo';
+import { writeSetOfCompletion } from '../../../core/write-set-of';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { IssuedCard } from '../../adapters/card-processor';
 import { effectReference, type MoneyEffect } from '../../effects/money-effects';
@@ -116,5 +117,5 @@ export function decideCompletion(read: LoadedCompletion, context: Context): Deci
   };
 
   const body = completionAnswer({ read, plan, input, write, cardRow: card.row });
-  return { write, answer: { status: 201, body }, effects };
+  return { write, answer: { status: 201, body }, effects, writeSet: writeSetOfCompletion(facts, plan) };
 }

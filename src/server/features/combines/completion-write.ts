@@ -23,7 +23,7 @@ import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, t
 import { postRebateJournal } from '../../ledger/rebate-journal';
 import type { AppError } from '../../lib/errors';
 import { storeClause, storedColumn } from '../../lib/idempotency';
-import type { WriteContext } from '../../money/run-money-operation';
+import type { WriteContext, Written } from '../../money/run-money-operation';
 import { PROMO_COUNTER_ID } from '../system';
 import type { SourceRow } from './combine-view';
 
@@ -128,7 +128,7 @@ export type CompletionWrite = {
   combine: { useBoost: boolean; creationFeeSourceIdx: number; cardType: string; promoDiscount: boolean; bnplFeeMaxCents: number; bnplFeeActualCents: number; rebateId: string | null };
 };
 
-export async function writeCompletion(tx: Tx, write: CompletionWrite, context: WriteContext): Promise<void> {
+export async function writeCompletion(tx: Tx, write: CompletionWrite, context: WriteContext): Promise<Written> {
   if (write.promoSpot && !(await claimPromoSpot(tx))) throw write.promoSpot.refusal;
   for (const debit of write.debits) {
     if (!(await debitCard(tx, debit))) throw write.sourceRefusal;
@@ -138,6 +138,7 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite, context: W
   const [row] = rowsOf<WriteRow>(await completionWriteStatement(tx, placeholderValues(values)));
   checkWritten(row, write, journal, context.effects.length);
   for (const paid of write.rebateJournals) await postRebateJournal(tx, paid.rebateId, paid.journal);
+  return 'written';
 }
 
 /** The launch promo: a conditional increment that can never pass its limit (and a CHECK behind it). */

@@ -12,6 +12,8 @@
 // is retried. The caller kicks the drain once its transaction has committed.
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { planPendingRebatePayouts, type PendingRebatesFacts } from '../../../core/plan-rebate-payouts';
+import { assertWriteSetHolds } from '../../../core/write-set';
+import { writeSetOfRebatePayouts } from '../../../core/write-set-of';
 import { isPayoutMethod } from '../../../core/plans';
 import type { DbOrTx, Tx } from '../../db/client';
 import { payoutMethods, rebates } from '../../db/schema';
@@ -29,6 +31,9 @@ const MAX_REBATES_PER_CALL = 500;
 export async function payPendingRebates(tx: Tx, userId: string, method: string | null, now: Date): Promise<RebatesPaid> {
   const facts = await readPendingRebates(tx, userId, method);
   const plan = planPendingRebatePayouts(facts);
+  // Not a request of its own (it runs in its caller's transaction), so not through the pipeline:
+  // its write set is held to the same rules here.
+  assertWriteSetHolds(writeSetOfRebatePayouts(plan));
   await writeRebatePayouts(tx, { userId, now, plan });
   return plan.total;
 }

@@ -2,6 +2,7 @@
 // the price, the loyalty month, the journal, the subscriber's new plan) and the payment row, the
 // journal and the answer it turns into, for the upgrade's writer (upgrade-write.ts). Pure.
 import { planUpgradePayment, type SubscriberAfterUpgrade } from '../../../core/plan-subscription-payment';
+import { writeSetOfSubscriptionPayment } from '../../../core/write-set-of';
 import { PLANS, type PlanId } from '../../../core/plans';
 import { SUBSCRIPTION_MESSAGES, type UpgradeRequest, type UpgradeResponse } from '../../../contracts/subscription';
 import type { subscriptionPayments } from '../../db/schema';
@@ -54,5 +55,5 @@ export function decideUpgrade(facts: UpgradeFacts): Decision<UpgradeWrite> {
     payment: toPayment(payment),
     nextBillingDate: plan.subscriber.subscriptionPeriodEnd.toISOString(),
   };
-  return { write: { payment, journal, fromPlan, subscriber: plan.subscriber }, answer: { status: 200, body }, effects: [] };
+  return { write: { payment, journal, fromPlan, subscriber: plan.subscriber }, answer: { status: 200, body }, effects: [], writeSet: writeSetOfSubscriptionPayment(plan) };
 }

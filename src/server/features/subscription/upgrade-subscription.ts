@@ -39,7 +39,7 @@ export async function upgradeSubscription(deps: Deps, userId: string, input: Upg
   const request: MoneyRequest = idempotencyKey === null ? { userId, key: null, now } : { userId, key: idempotencyKey, fingerprint: fingerprint(), now };
   const paymentId = randomUUID();
   const answer = await runMoneyOperation(deps, request, {
-    read: (tx, claim) => readSubscriber(tx, userId, claim),
+    read: ({ tx, claim }) => readSubscriber(tx, userId, claim),
     decide: (user) => decideUpgrade({ user, request: input, card, paymentId, now, demoMode }),
     write: writeUpgrade,
   });

@@ -8,7 +8,7 @@ import type { Tx } from '../../db/client';
 import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { storeClause, storedColumn } from '../../lib/idempotency';
-import type { MoneyRequest, WriteContext } from '../../money/run-money-operation';
+import type { MoneyRequest, WriteContext, Written } from '../../money/run-money-operation';
 import type { UpgradeWrite } from './upgrade-decision';
 
 const p = (name: string) => sql.placeholder(name);
@@ -45,7 +45,7 @@ const unkeyedStatement = namedSqlStatement('subscription_upgrade_write_unkeyed',
 
 type WriteRow = JournalResultRow & { payment_count: number; user_count: number; stored: number };
 
-export async function writeUpgrade(tx: Tx, write: UpgradeWrite, context: WriteContext<MoneyRequest>): Promise<void> {
+export async function writeUpgrade(tx: Tx, write: UpgradeWrite, context: WriteContext<MoneyRequest>): Promise<Written> {
   const { payment, subscriber } = write;
   const { values: journal, ...expected } = journalValues(write.journal);
   const paid = {
@@ -81,4 +81,5 @@ export async function writeUpgrade(tx: Tx, write: UpgradeWrite, context: WriteCo
   journalIdFrom(row, expected);
   if (Number(row?.payment_count) !== 1 || Number(row?.user_count) !== 1) throw new Error('writeUpgrade: the payment or the plan was not written');
   if (Number(row?.stored) !== (context.store === null ? 0 : 1)) throw new Error('writeUpgrade: the answer was not stored');
+  return 'written';
 }
