@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { journalSumCents } from './money-plan';
-import { planUpgradePayment, PLAN_NOT_AVAILABLE_MESSAGE, type UpgradeFacts } from './plan-subscription-payment';
+import { planRenewalPayment, planUpgradePayment, PLAN_NOT_AVAILABLE_MESSAGE, type UpgradeFacts } from './plan-subscription-payment';
 import { PLAN_IDS, type BillingCycle, type PlanId } from './plans';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -59,6 +59,46 @@ describe('planUpgradePayment', () => {
         expect(journalSumCents(plan.journal.lines)).toBe(0);
         expect(plan.payment.amountCents).toBe(plan.payment.listPriceCents);
         expect(plan.subscriber.loyaltyDiscountMonths).toBe(months + 1);
+      }),
+    );
+  });
+});
+
+describe('planRenewalPayment', () => {
+  const renew = (plan: PlanId, billingCycle: BillingCycle, loyaltyDiscountMonths: number) =>
+    planRenewalPayment({ subscriber: { plan, billingCycle, loyaltyDiscountMonths, subscriptionPeriodEnd: NOW }, now: new Date('2026-06-16T03:00:00Z') });
+
+  it('docs/rules.md#loyalty-months: Premium $9.99 renewed into months 2 to 6 pays $8.99, $7.99, $6.99, $5.99, $4.99, and month 7 still $4.99', () => {
+    expect([1, 2, 3, 4, 5, 6].map((months) => renew('premium', 'monthly', months).payment.amountCents)).toEqual([899, 799, 699, 599, 499, 499]);
+  });
+
+  it('docs/rules.md#loyalty: Premium+ yearly $199.99 in month 3 pays $159.99, journaled from the payment card to subscription revenue', () => {
+    const renewal = renew('premium+', 'yearly', 2);
+    expect(renewal.payment).toEqual({ plan: 'premium+', billingCycle: 'yearly', listPriceCents: 19_999, discountPpm: 200_000, amountCents: 15_999 });
+    expect(renewal.journal).toEqual({
+      kind: 'subscription',
+      memo: 'premium+ yearly renewal',
+      lines: [
+        { account: { system: 'fundingSources' }, amountCents: -15_999 },
+        { account: { system: 'subscriptionRevenue' }, amountCents: 15_999 },
+      ],
+    });
+  });
+
+  it('the new period follows the old one without a gap, however late the job runs, and counts one more loyalty month', () => {
+    const renewal = renew('premium', 'monthly', 4);
+    expect(renewal.subscriber.subscriptionPeriodEnd.toISOString()).toBe('2026-07-15T12:00:00.000Z');
+    expect(renewal.subscriber.loyaltyDiscountMonths).toBe(5);
+  });
+
+  it('any plan, cycle and loyalty month: a balanced journal and the discount of that month, never above 50%', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<PlanId>('premium', 'premium+'), fc.constantFrom<BillingCycle>('monthly', 'yearly'), fc.nat({ max: 12 }), (plan, cycle, months) => {
+        const renewal = renew(plan, cycle, months);
+        expect(journalSumCents(renewal.journal.lines)).toBe(0);
+        expect(renewal.payment.amountCents).toBeGreaterThan(0);
+        expect(renewal.payment.amountCents).toBeLessThanOrEqual(renewal.payment.listPriceCents);
+        expect(renewal.payment.discountPpm).toBe(Math.min(500_000, months * 100_000));
       }),
     );
   });

@@ -32,6 +32,11 @@ export const effectReference = {
   void: (authorizationId: string) => `void:${authorizationId}`,
 };
 
+/** A rebate's payout, as the completion and a later payout method both queue it. */
+export function rebatePayoutEffect(userId: string, rebateId: string, payout: { method: PayoutMethod; amountCents: number; destination: string }): MoneyEffect {
+  return { kind: 'rebate_payout', reference: effectReference.rebatePayout(rebateId), userId, payload: { ...payout, rebateId } };
+}
+
 /** Writes effects in the caller's transaction. A reference already written is one effect, not two. */
 export async function enqueueEffects(tx: DbOrTx, effects: MoneyEffect[]): Promise<void> {
   if (effects.length === 0) return;

@@ -6,7 +6,7 @@ import { PROMO, promoEndFrom } from '../../../core/promo';
 import { writeSetOfCompletion } from '../../../core/write-set-of';
 import type { CompleteCombineResponse } from '../../../contracts/combines';
 import type { IssuedCard } from '../../adapters/card-processor';
-import { effectReference, type MoneyEffect } from '../../effects/money-effects';
+import { effectReference, rebatePayoutEffect, type MoneyEffect } from '../../effects/money-effects';
 import { postingsOf } from '../../ledger/accounts';
 import { cardWithAccountValues, type NewCard } from '../../ledger/card-accounts';
 import type { JournalTransaction } from '../../ledger/post-journal';
@@ -79,7 +79,7 @@ export function decideCompletion(read: LoadedCompletion, context: Context): Deci
     const rebateId = newRebates[index]!.id;
     if (!paid?.journal) return;
     rebateJournals.push({ rebateId, journal: { kind: 'rebate_payout', userId, referenceId: rebateId, memo: paid.journal.memo, entries: postingsOf(paid.journal.lines) } });
-    effects.push({ kind: 'rebate_payout', reference: effectReference.rebatePayout(rebateId), userId, payload: { method: paid.method, amountCents: rebateAmountCents, rebateId, destination: paid.destination } });
+    effects.push(rebatePayoutEffect(userId, rebateId, { method: paid.method, amountCents: rebateAmountCents, destination: paid.destination }));
   });
   const captured: SourceRow[] = sources.map((source, index) => {
     const q = plan.quote.sources[index]!;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { genericPlan } from '../../../../tests/helpers/generic-plan';
 import { createTestDatabase } from '../../../../tests/helpers/test-db';
-import { completionWriteSql } from './completion-write';
+import { completionWriteSql } from './completion-statement';
 
 describe(`the completion write's plan`, () => {
   it('updates the user, the combine, its sources and the key through their own indexes, and scans no table', async () => {

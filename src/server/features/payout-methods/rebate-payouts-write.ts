@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { PendingRebatesPlan } from '../../../core/plan-rebate-payouts';
 import type { Tx } from '../../db/client';
 import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
-import { effectReference, effectsClause, effectsValues, type MoneyEffect } from '../../effects/money-effects';
+import { effectsClause, effectsValues, rebatePayoutEffect, type MoneyEffect } from '../../effects/money-effects';
 import { postingsOf } from '../../ledger/accounts';
 import { rowsOf } from '../../ledger/post-journal';
 import { postRebateJournal } from '../../ledger/rebate-journal';
@@ -27,12 +27,7 @@ const settleStatement = namedSqlStatement(
 export async function writeRebatePayouts(tx: Tx, write: { userId: string; now: Date; plan: PendingRebatesPlan }): Promise<void> {
   const { userId, now, plan } = write;
   if (plan.paid.length === 0) return;
-  const effects: MoneyEffect[] = plan.effects.map(({ rebateId, method, amountCents, destination }) => ({
-    kind: 'rebate_payout',
-    reference: effectReference.rebatePayout(rebateId),
-    userId,
-    payload: { method, amountCents, rebateId, destination },
-  }));
+  const effects: MoneyEffect[] = plan.effects.map(({ rebateId, method, amountCents, destination }) => rebatePayoutEffect(userId, rebateId, { method, amountCents, destination }));
   const values = placeholderValues({
     settle: { userId, now: now.toISOString(), method: plan.paid[0]!.payment.method, rebateIds: plan.paid.map((p) => p.rebateId) },
     payouts: effectsValues(effects),

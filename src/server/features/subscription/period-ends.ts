@@ -1,16 +1,14 @@
-// The scheduled end of a paid period (docs/decisions/010): a cancelled subscription reverts to
-// Free; any other one renews. Demo mode has no real billing, so a renewal is a simulated payment
-// of the loyalty-discounted price, recorded like the upgrade's (payment row and journal), and it
-// adds one loyalty month. Each user is handled in its own short transaction under the user lock
+// The scheduled end of a paid period (docs/rules.md#subscriptions, decision 008): a cancelled
+// subscription reverts to Free; any other one renews. Demo mode has no real billing, so a renewal
+// is a simulated payment priced and journaled by the core as the upgrade's is
+// (core/plan-subscription-payment.ts planRenewalPayment), and it adds one loyalty month. Each user is handled in its own short transaction under the user lock
 // and every step re-checks its condition, so the job may run on several instances at once.
 import { and, asc, eq, lte, ne } from 'drizzle-orm';
-import { addDays, BILLING_PERIOD_DAYS } from '../../../core/dates';
-import { discountedPriceCents, loyaltyDiscountPpm } from '../../../core/loyalty';
-import { planPriceCents } from '../../../core/plans';
+import { planRenewalPayment } from '../../../core/plan-subscription-payment';
 import type { BillingCycle, PlanId } from '../../../core/plans';
 import type { Db } from '../../db/client';
 import { subscriptionPayments, users } from '../../db/schema';
-import { SYSTEM_ACCOUNTS } from '../../ledger/accounts';
+import { postingsOf } from '../../ledger/accounts';
 import { postJournal } from '../../ledger/post-journal';
 import { inTransaction } from '../../lib/transaction';
 import { lastPaymentOf, loadSubscriber } from './subscription-view';
@@ -40,20 +38,16 @@ export async function processSubscriptionPeriodEnds(db: Db, now: Date, options: 
         await revertToFree(tx, id, now);
         return 'reverted';
       }
-      const plan = user.subscription as PlanId;
-      const listPriceCents = planPriceCents(plan, cycle);
-      const loyaltyMonths = user.loyaltyDiscountMonths + 1;
-      const amountCents = discountedPriceCents(listPriceCents, loyaltyMonths);
+      const renewal = planRenewalPayment({
+        subscriber: { plan: user.subscription as PlanId, billingCycle: cycle, loyaltyDiscountMonths: user.loyaltyDiscountMonths, subscriptionPeriodEnd: user.subscriptionPeriodEnd },
+        now,
+      });
       const previous = await lastPaymentOf(tx, id);
       const [payment] = await tx
         .insert(subscriptionPayments)
         .values({
           userId: id,
-          plan,
-          billingCycle: cycle,
-          listPriceCents,
-          discountPpm: loyaltyDiscountPpm(loyaltyMonths),
-          amountCents,
+          ...renewal.payment,
           // The card itself was never stored; the receipt names the one the user paid with.
           cardBrand: previous?.cardBrand ?? null,
           cardLast4: previous?.cardLast4 ?? null,
@@ -64,27 +58,10 @@ export async function processSubscriptionPeriodEnds(db: Db, now: Date, options: 
         })
         .returning({ id: subscriptionPayments.id });
       if (!payment) throw new Error('renewal payment insert returned nothing');
-      const journalId = await postJournal(tx, {
-        kind: 'subscription',
-        userId: id,
-        referenceId: payment.id,
-        memo: `${plan} ${cycle} renewal`,
-        entries: [
-          { accountCode: SYSTEM_ACCOUNTS.fundingSources, amountCents: -amountCents },
-          { accountCode: SYSTEM_ACCOUNTS.subscriptionRevenue, amountCents },
-        ],
-      });
+      const { kind, memo, lines } = renewal.journal;
+      const journalId = await postJournal(tx, { kind, userId: id, referenceId: payment.id, memo, entries: postingsOf(lines) });
       await tx.update(subscriptionPayments).set({ journalId }).where(eq(subscriptionPayments.id, payment.id));
-      await tx
-        .update(users)
-        .set({
-          // The new period follows the old one without a gap, whenever the job runs.
-          subscriptionPeriodEnd: addDays(user.subscriptionPeriodEnd, BILLING_PERIOD_DAYS[cycle]),
-          loyaltyDiscountMonths: loyaltyMonths,
-          subscriptionUpdated: now,
-          lastUpdated: now,
-        })
-        .where(eq(users.id, id));
+      await tx.update(users).set(renewal.subscriber).where(eq(users.id, id));
       return 'renewed';
     });
     if (outcome === 'reverted') report.reverted += 1;
