@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { cents } from './common';
 import { cardType } from './combines';
 import { formatUsd, MAX_CARD_AMOUNT_CENTS } from '../core/money';
+import type { StoredDeclineDetail } from '../core/plan-purchase';
+import { SPEND_CATEGORY_IDS, type SpendCategory } from '../core/spend-controls';
+import { categoryBlockedMessage, merchantLockedMessage, spendLimitMessage } from '../core/spend-controls-authorize';
 
 export const cardStatus = z.enum(['active', 'cashed_out', 'expired', 'closed']);
 export type CardStatus = z.infer<typeof cardStatus>;
@@ -71,6 +74,9 @@ export const CARD_MESSAGES = {
 } as const;
 
 // ---- Demo purchases -----------------------------------------------------------------------
+/** The merchant category groups of docs/rules.md#card-controls. */
+export const spendCategory = z.enum(SPEND_CATEGORY_IDS as [SpendCategory, ...SpendCategory[]]);
+
 export const purchaseRequest = z.object({
   merchant: z.string({ error: CARD_MESSAGES.merchantRequired }).trim().min(1, CARD_MESSAGES.merchantRequired).max(80, 'Merchant names can be at most 80 characters.'),
   amountCents: z
@@ -78,10 +84,12 @@ export const purchaseRequest = z.object({
     .int('Amounts can have at most 2 decimal places.')
     .positive(CARD_MESSAGES.invalidAmount)
     .max(MAX_CARD_AMOUNT_CENTS, CARD_MESSAGES.maxPurchase),
+  /** The merchant's category; a purchase naming none is decided as 'other'. */
+  category: spendCategory.optional(),
 });
 export type PurchaseRequest = z.infer<typeof purchaseRequest>;
 
-export const declineReason = z.enum(['insufficient_balance', 'frozen', 'expired', 'closed']);
+export const declineReason = z.enum(['insufficient_balance', 'frozen', 'expired', 'closed', 'spend_limit', 'merchant_locked', 'category_blocked']);
 export type DeclineReason = z.infer<typeof declineReason>;
 
 export const transactionType = z.enum(['cashout', 'purchase', 'funding', 'transfer_in', 'transfer_out']);
@@ -98,6 +106,13 @@ export const cardTransaction = z.object({
   merchant: z.string().nullable(),
   payoutMethod: z.string().nullable(),
   declineReason: declineReason.nullable(),
+  /**
+   * A spend-controls decline in words, with what it was measured against (present on those only;
+   * every other reason's words are DECLINE_MESSAGES[declineReason]).
+   */
+  declineMessage: z.string().optional(),
+  /** The merchant category a purchase named (absent when it named none: decided as 'other'). */
+  category: spendCategory.optional(),
   combineId: z.string().nullable(),
   createdAt: z.string(),
 });
@@ -117,12 +132,34 @@ export type CardTransactionList = z.infer<typeof cardTransactionList>;
 export const purchaseResponse = z.object({ transaction: cardTransaction, card });
 export type PurchaseResponse = z.infer<typeof purchaseResponse>;
 
-export const purchaseDeclined = z.object({ reason: declineReason, transactionId: z.string() });
+/** A spend-controls decline also says what it was measured against: the window and what it left, the lock's merchant, or the category. */
+export const purchaseDeclined = z.object({
+  reason: declineReason,
+  transactionId: z.string(),
+  window: z.enum(['transaction', 'day', '30_days', 'year', 'lifetime']).optional(),
+  leftCents: cents.optional(),
+  lockedTo: z.string().optional(),
+  category: spendCategory.optional(),
+});
 
-/** What a declined purchase says, on the API and in the card's transaction list. */
+/**
+ * What a declined purchase says, on the API and in the card's transaction list. A controls decline
+ * says more when its detail is known (declineMessage); these words are for when it is not.
+ */
 export const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
   insufficient_balance: 'Declined: the card does not have enough balance for this purchase.',
   frozen: 'Declined: this card is frozen. Unfreeze it to use it.',
   expired: 'Declined: this card has expired.',
   closed: 'Declined: this card is no longer active.',
+  spend_limit: "Declined: this purchase is over the card's spending limit.",
+  merchant_locked: 'Declined: this card is locked to another merchant.',
+  category_blocked: 'Declined: this card does not allow purchases of this kind.',
 };
+
+/** A decline in words, with what it was measured against when it was stored (docs/rules.md#card-controls). */
+export function declineMessage(reason: DeclineReason, detail: StoredDeclineDetail | null | undefined): string {
+  if (reason === 'spend_limit' && detail && 'window' in detail) return spendLimitMessage(detail.window, detail.leftCents);
+  if (reason === 'merchant_locked' && detail && 'lockedTo' in detail) return merchantLockedMessage(detail.lockedTo);
+  if (reason === 'category_blocked' && detail && 'category' in detail) return categoryBlockedMessage(detail.category);
+  return DECLINE_MESSAGES[reason];
+}

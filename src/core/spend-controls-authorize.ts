@@ -8,6 +8,7 @@ import {
   merchantKey,
   SPEND_WINDOWS,
   spendCategoryLabel,
+  type SpendCategory,
   type SpendControls,
   type SpendDecision,
   type SpendDecline,
@@ -33,12 +34,12 @@ export function authorizeSpend(facts: SpendFacts): SpendDecision {
 
   const lock = controls.merchantLock;
   if (lock.mode === 'named' && merchantKey(lock.merchant) !== merchantKey(merchant)) {
-    return { ok: false, reason: 'merchant_locked', lockedTo: lock.merchant, message: `Declined: this card is locked to ${lock.merchant}.` };
+    return { ok: false, reason: 'merchant_locked', lockedTo: lock.merchant, message: merchantLockedMessage(lock.merchant) };
   }
 
   const rule = controls.categories;
   if ((rule.mode === 'block' && rule.list.includes(category)) || (rule.mode === 'allow_only' && !rule.list.includes(category))) {
-    return { ok: false, reason: 'category_blocked', category, message: `Declined: this card does not allow ${spendCategoryLabel(category)} purchases.` };
+    return { ok: false, reason: 'category_blocked', category, message: categoryBlockedMessage(category) };
   }
 
   const limitDecline = spendLimitDecline(controls, history, amountCents, now);
@@ -59,6 +60,14 @@ function spendLimitDecline(controls: SpendControls, history: SpendHistory, amoun
   }
   if (worst === null) return null;
   return { ok: false, reason: 'spend_limit', ...worst, message: spendLimitMessage(worst.window, worst.leftCents) };
+}
+
+export function merchantLockedMessage(lockedTo: string): string {
+  return `Declined: this card is locked to ${lockedTo}.`;
+}
+
+export function categoryBlockedMessage(category: SpendCategory): string {
+  return `Declined: this card does not allow ${spendCategoryLabel(category)} purchases.`;
 }
 
 export function spendLimitMessage(window: SpendWindow, leftCents: number): string {

@@ -1,7 +1,7 @@
 // The owner's own controls on one card, as stored: spending limits over trailing windows, a merchant
 // lock and merchant categories. They only ever decide new purchases (spend-controls-authorize.ts);
 // money already spent stays spent whatever the controls later become. The card's own state (closed,
-// expired, frozen, balance) is decided elsewhere, by purchaseDeclineReason (docs/rules.md#purchases).
+// expired, frozen, balance) is decided around them, in planPurchase (docs/rules.md#card-controls).
 
 /** The merchant category groups an owner can block or allow, in the order the UI lists them. */
 export const SPEND_CATEGORIES = [

@@ -17,6 +17,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { SpendControls } from '../../core/spend-controls';
+import type { StoredDeclineDetail } from '../../core/plan-purchase';
 
 const money = (name: string) => bigint(name, { mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -547,6 +549,17 @@ export const cards = pgTable(
   ],
 );
 
+// The owner's spend controls of a card (docs/rules.md#card-controls, decision 190): a row of its own,
+// none until the owner sets some (no row: DEFAULT_CONTROLS), so the cards row every debit and read
+// touches stays as it was. Read and written under the card's row lock.
+export const cardSpendControls = pgTable('card_spend_controls', {
+  cardId: uuid('card_id')
+    .primaryKey()
+    .references(() => cards.id, { onDelete: 'cascade' }),
+  controls: jsonb('controls').$type<SpendControls>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
 // Spec's "Transaction": cash-outs, plus the card's purchases and transfers, one row per movement.
 export const transactions = pgTable(
   'transactions',
@@ -561,7 +574,14 @@ export const transactions = pgTable(
     netAmountCents: money('net_amount_cents').notNull(),
     payoutMethod: text('payout_method'),
     merchant: text('merchant'),
+    // A purchase's merchant category as its request named it (none named: null, decided as 'other',
+    // so a purchase without one is recorded and answered as before); null on every other movement
+    // (docs/rules.md#card-controls).
+    category: text('category'),
     declineReason: text('decline_reason'),
+    // What a controls decline was measured against (the window and what it left, the lock's
+    // merchant, the category), so the card's list can say it as it was said at the time.
+    declineDetail: jsonb('decline_detail').$type<StoredDeclineDetail>(),
     combineId: uuid('combine_id'),
     journalId: uuid('journal_id'),
     createdAt: createdAt(),

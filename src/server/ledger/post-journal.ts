@@ -20,6 +20,8 @@ export type JournalTransaction = {
   netAmountCents: number;
   payoutMethod: string | null;
   merchant: string | null;
+  /** A purchase's merchant category (docs/rules.md#card-controls); absent: null, as on every other movement. */
+  category?: string | null;
   combineId: string | null;
   createdAt: Date;
   simulated: boolean;
@@ -104,16 +106,17 @@ export function journalClauses(guard: SQL = sql`true`, newAccount?: SQL): SQL {
     ),
     new_transactions as (
       insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant,
-        combine_id, journal_id, created_at, simulated, test_source, environment)
+        category, combine_id, journal_id, created_at, simulated, test_source, environment)
       select r.id, r.user_id, r.card_id, r.type, r.status, r.amount_cents, r.fee_cents, r.net_amount_cents, r.payout_method, r.merchant,
-        r.combine_id, journal.id, r.created_at, r.simulated, r.test_source, r.environment
+        r.category, r.combine_id, journal.id, r.created_at, r.simulated, r.test_source, r.environment
       from new_journal journal, unnest(
         ${sql.placeholder('tIds')}::uuid[], ${sql.placeholder('tUserIds')}::uuid[], ${sql.placeholder('tCardIds')}::uuid[],
         ${sql.placeholder('tTypes')}::text[], ${sql.placeholder('tStatuses')}::text[], ${sql.placeholder('tAmounts')}::bigint[],
         ${sql.placeholder('tFees')}::bigint[], ${sql.placeholder('tNets')}::bigint[], ${sql.placeholder('tPayoutMethods')}::text[],
-        ${sql.placeholder('tMerchants')}::text[], ${sql.placeholder('tCombineIds')}::uuid[], ${sql.placeholder('tCreatedAts')}::timestamptz[],
-        ${sql.placeholder('tSimulated')}::boolean[], ${sql.placeholder('tTestSources')}::text[], ${sql.placeholder('tEnvironments')}::text[]
-      ) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, combine_id, created_at,
+        ${sql.placeholder('tMerchants')}::text[], ${sql.placeholder('tCategories')}::text[], ${sql.placeholder('tCombineIds')}::uuid[],
+        ${sql.placeholder('tCreatedAts')}::timestamptz[], ${sql.placeholder('tSimulated')}::boolean[], ${sql.placeholder('tTestSources')}::text[],
+        ${sql.placeholder('tEnvironments')}::text[]
+      ) as r(id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, payout_method, merchant, category, combine_id, created_at,
         simulated, test_source, environment)
       returning id
     )`;
@@ -150,6 +153,7 @@ export function journalValues(input: JournalInput): { values: Record<string, unk
       tNets: records.map((r) => r.netAmountCents),
       tPayoutMethods: records.map((r) => r.payoutMethod),
       tMerchants: records.map((r) => r.merchant),
+      tCategories: records.map((r) => r.category ?? null),
       tCombineIds: records.map((r) => r.combineId),
       tCreatedAts: records.map((r) => r.createdAt.toISOString()),
       tSimulated: records.map((r) => r.simulated),

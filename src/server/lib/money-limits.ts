@@ -39,6 +39,8 @@ export const MONEY_RATE_LIMITS = {
    * one user can cause (decision 173). A person unfreezes a card a few times a day at most.
    */
   cardUnfreeze: { points: 10, durationSeconds: 10 * 60 },
+  /** PUT /api/cards/:id/controls: a person edits a card's controls a few times at most; audited. */
+  cardControls: { points: 30, durationSeconds: 10 * 60 },
 } as const satisfies Record<string, LimitRule>;
 
 /**

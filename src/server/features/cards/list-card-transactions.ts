@@ -1,7 +1,8 @@
 // GET /api/cards/:id/transactions: purchases (approved and declined), cash-outs, transfers and
 // the funding of one card, newest first, and what its spending is made of.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { CardTransaction, CardTransactionList } from '../../../contracts/cards';
+import { declineMessage, type CardTransaction, type CardTransactionList } from '../../../contracts/cards';
+import type { SpendCategory } from '../../../core/spend-controls';
 import type { Db } from '../../db/client';
 import { transactions } from '../../db/schema';
 import { loadOwnedCard } from './card-view';
@@ -11,6 +12,7 @@ export const MAX_TRANSACTIONS_LISTED = 200;
 export type TransactionRow = typeof transactions.$inferSelect;
 
 export function toTransactionView(row: TransactionRow): CardTransaction {
+  const reason = row.declineReason as CardTransaction['declineReason'];
   return {
     id: row.id,
     cardId: row.cardId,
@@ -21,7 +23,11 @@ export function toTransactionView(row: TransactionRow): CardTransaction {
     netAmountCents: row.netAmountCents,
     merchant: row.merchant,
     payoutMethod: row.payoutMethod,
-    declineReason: row.declineReason as CardTransaction['declineReason'],
+    declineReason: reason,
+    // Only where there is more to say than the reason (a controls decline's detail) or a category
+    // was named: every other movement answers as it did before the controls existed.
+    ...(reason && row.declineDetail ? { declineMessage: declineMessage(reason, row.declineDetail) } : {}),
+    ...(row.category ? { category: row.category as SpendCategory } : {}),
     combineId: row.combineId,
     createdAt: row.createdAt.toISOString(),
   };

@@ -15,14 +15,21 @@ import type { PurchaseWrite } from './purchase-decision';
 const p = (name: string) => sql.placeholder(name);
 const DEBITED = sql`exists (select 1 from debited_card)`;
 
-// The card closes, when a purchase empties a single-use card, at the moment the answer shows.
+// The card closes, when a purchase empties a single-use card, at the moment the answer shows. A
+// 'first' merchant lock becomes this merchant's with the debit (docs/rules.md#card-controls), or not at all.
 const approvedStatement = namedSqlStatement(
   'purchase_approved_write',
   () => sql`
     with debited_card as (${debitCardSql(sql`true`, sql`${p('closedAt')}::timestamptz`)}),
     ${journalClauses(DEBITED)},
+    locked as (
+      update card_spend_controls set controls = jsonb_set(controls, '{merchantLock}', ${p('lockAfter')}::jsonb), updated_at = now()
+      where card_id = ${p('cardId')}::uuid and ${p('lockAfter')}::jsonb is not null and controls->'merchantLock'->>'mode' = 'first' and ${DEBITED}
+      returning 1
+    ),
     ${storeClause()}
-    select debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4, ${JOURNAL_RESULT}, ${storedColumn()}
+    select debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4, ${JOURNAL_RESULT}, ${rowsWritten('locked')} as locked_count,
+      ${storedColumn()}
     from (select 1) as one left join debited_card debited on true`,
 );
 
@@ -30,37 +37,41 @@ const declinedStatement = namedSqlStatement(
   'purchase_declined_write',
   () => sql`
     with declined as (
-      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, merchant, decline_reason, created_at,
-        simulated, test_source, environment)
+      insert into transactions (id, user_id, card_id, type, status, amount_cents, fee_cents, net_amount_cents, merchant, category, decline_reason,
+        decline_detail, created_at, simulated, test_source, environment)
       values (${p('id')}::uuid, ${p('userId')}::uuid, ${p('cardId')}::uuid, 'purchase', 'declined', ${p('amountCents')}::bigint, 0, ${p('amountCents')}::bigint,
-        ${p('merchant')}::text, ${p('declineReason')}::text, ${p('createdAt')}::timestamptz, ${p('simulated')}::boolean, ${p('testSource')}::text,
-        ${p('environment')}::text)
+        ${p('merchant')}::text, ${p('category')}::text, ${p('declineReason')}::text, ${p('declineDetail')}::jsonb, ${p('createdAt')}::timestamptz,
+        ${p('simulated')}::boolean, ${p('testSource')}::text, ${p('environment')}::text)
       returning 1
     ),
     ${storeClause()}
     select ${rowsWritten('declined')} as declined_count, ${storedColumn()}`,
 );
 
-type ApprovedRow = JournalResultRow & Partial<DebitRow> & { stored: number };
+type ApprovedRow = JournalResultRow & Partial<DebitRow> & { locked_count: number; stored: number };
 
 export async function writePurchase(tx: Tx, write: PurchaseWrite, context: WriteContext): Promise<Written> {
   if ('declined' in write) {
-    const { id, userId, cardId, amountCents, merchant, declineReason, createdAt, simulated, testSource, environment } = write.declined;
-    const own = { id, userId, cardId, amountCents, merchant, declineReason, createdAt: createdAt.toISOString(), simulated, testSource, environment };
+    const { id, userId, cardId, amountCents, merchant, category, declineReason, declineDetail, createdAt, simulated, testSource, environment } = write.declined;
+    const detail = declineDetail === null ? null : JSON.stringify(declineDetail);
+    const own = { id, userId, cardId, amountCents, merchant, category, declineReason, declineDetail: detail, createdAt: createdAt.toISOString(), simulated, testSource, environment };
     const [row] = rowsOf<{ declined_count: number; stored: number }>(await declinedStatement(tx, placeholderValues({ own, answer: context.store })));
     if (Number(row?.declined_count) !== 1 || Number(row?.stored) !== 1) throw new Error('writePurchase: the decline or its answer was not written');
     return 'written';
   }
-  const { debit, journal, cardAfter } = write.approved;
+  const { debit, journal, cardAfter, lockAfter } = write.approved;
   const { values, ...expected } = journalValues(journal);
   // Used only when the debit empties a card that closes at zero, whose cardAfter closes then.
   const closing = { closedAt: cardAfter.closedAt?.toISOString() ?? null };
-  const [row] = rowsOf<ApprovedRow>(await approvedStatement(tx, placeholderValues({ journal: values, debit: debitValues(debit), closing, answer: context.store })));
+  const lock = { lockAfter: lockAfter === null ? null : JSON.stringify(lockAfter) };
+  const [row] = rowsOf<ApprovedRow>(await approvedStatement(tx, placeholderValues({ journal: values, debit: debitValues(debit), closing, lock, answer: context.store })));
   if (!row?.status) throw new Error('writePurchase: the locked card did not pay');
   const card = balanceChangeFrom(row as DebitRow);
   if (card.remainingAmountCents !== cardAfter.remainingAmountCents || card.amountSpentCents !== cardAfter.amountSpentCents || card.status !== cardAfter.status) {
     throw new Error('writePurchase: the card changed under its lock');
   }
+  // The reader read the 'first' lock under the card's lock, and only the card's lock holder edits it.
+  if (Number(row.locked_count) !== (lockAfter === null ? 0 : 1)) throw new Error('writePurchase: the merchant lock changed under the card lock');
   journalIdFrom(row, expected);
   if (Number(row.stored) !== 1) throw new Error('writePurchase: the answer was not stored');
   return 'written';

@@ -2,10 +2,12 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponse, idempotentHeaders } from '../../../contracts/common';
+import { cardControlsRequest, cardControlsResponse } from '../../../contracts/card-controls';
 import { card, cardList, cardParams, cardReveal, cardTransactionList, listCardsQuery, purchaseRequest, purchaseResponse } from '../../../contracts/cards';
 import { requireRecentPassword, requireUser } from '../../plugins/session';
 import { idempotencyKeyFrom } from '../../lib/idempotency';
 import { limitMoney } from '../../lib/money-limits';
+import { getCardControls, setCardControls } from './card-controls';
 import { setCardFrozen } from './freeze-card';
 import { listCardTransactions } from './list-card-transactions';
 import { getCard, listCardsJson } from './list-cards';
@@ -109,6 +111,40 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = requireUser(request);
       return listCardTransactions(app.db, userId, request.params.id);
+    },
+  );
+
+  app.get(
+    '/cards/:id/controls',
+    {
+      schema: {
+        tags,
+        summary: 'The card’s spend controls (limits, merchant lock, categories) and what its limits leave now',
+        params: cardParams,
+        response: { 200: cardControlsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return getCardControls(app.db, userId, request.params.id);
+    },
+  );
+
+  app.put(
+    '/cards/:id/controls',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the card’s spend controls (audited; moves no money). 400 `validation_error` names each field in `details`.',
+        params: cardParams,
+        body: cardControlsRequest,
+        response: { 200: cardControlsResponse, 429: errorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      await limitMoney(app.db, 'cardControls', userId);
+      return setCardControls(app, { userId, cardId: request.params.id, request: request.body, ip: request.ip });
     },
   );
 };

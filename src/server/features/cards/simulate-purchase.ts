@@ -20,6 +20,7 @@ import { runMoneyOperation, type MoneyAnswer, type Read } from '../../money/run-
 import { loadOwnedCard, type CardRow } from './card-view';
 import { decidePurchase } from './purchase-decision';
 import { writePurchase } from './purchase-write';
+import { readSpendFacts, type SpendFacts } from './spend-facts';
 
 type Deps = { db: Db; effects: EffectDrain; adapters: Pick<Adapters, 'delay'>; config: Pick<Config, 'demoMode'>; now(): Date };
 
@@ -38,7 +39,8 @@ export async function simulatePurchase(
   const transactionId = randomUUID();
   return runMoneyOperation(deps, { userId, key: input.idempotencyKey, fingerprint, now }, {
     read: ({ tx, claim }) => readCard(tx, userId, cardId, claim),
-    decide: ({ card, databaseNow }) => decidePurchase({ card, frozenWhenSubmitted: submitted.frozen, request: input.request, userId, transactionId, now, databaseNow }),
+    decide: ({ card, databaseNow, spend }) =>
+      decidePurchase({ card, frozenWhenSubmitted: submitted.frozen, request: input.request, userId, transactionId, now, databaseNow, ...spend }),
     write: writePurchase,
   });
 }
@@ -46,7 +48,8 @@ export async function simulatePurchase(
 // The card, locked for its debit (NO KEY UPDATE: the rows that reference it only take KEY SHARE),
 // with the key's claim: the decision is on the card's figures as they are until the commit. And the
 // transaction's time as the database keeps it, which dates the purchase's row (and a single-use
-// card's closing), as the table's defaults always have.
+// card's closing), as the table's defaults always have. Then, under that lock, its spend controls
+// and spending (spend-facts.ts): concurrent purchases of one card are decided one after the other.
 const cardStatement = namedStatement('purchase_card', (db) =>
   db
     .with(claimClause(db))
@@ -56,8 +59,13 @@ const cardStatement = namedStatement('purchase_card', (db) =>
     .for('no key update', { of: cards }),
 );
 
-async function readCard(tx: Tx, userId: string, cardId: string, claim: Record<string, unknown>): Promise<Read<{ card: CardRow; databaseNow: Date }>> {
+type PurchaseRead = { card: CardRow; databaseNow: Date; spend: SpendFacts };
+
+async function readCard(tx: Tx, userId: string, cardId: string, claim: Record<string, unknown>): Promise<Read<PurchaseRead>> {
   const [row] = await cardStatement(tx, { cardId, userId, ...claim });
   if (!row) throw notFound(CARD_MESSAGES.notFound);
-  return row.claimed === 1 ? { claimed: true, facts: { card: row.card, databaseNow: row.databaseNow } } : { claimed: false };
+  if (row.claimed !== 1) return { claimed: false };
+  const { controls, history } = await readSpendFacts(tx, cardId, row.databaseNow);
+  const spend = { controls, history };
+  return { claimed: true, facts: { card: row.card, databaseNow: row.databaseNow, spend } };
 }

@@ -38,8 +38,10 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', t
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
 
-export function declineText(reason: CardTransaction['declineReason']): string | null {
-  return reason ? DECLINE_MESSAGES[reason] : null;
+/** A decline's words: a spend-controls decline says what it was measured against (docs/rules.md#card-controls). */
+export function declineText(transaction: Pick<CardTransaction, 'declineReason' | 'declineMessage'>): string | null {
+  const reason = transaction.declineReason;
+  return reason ? (transaction.declineMessage ?? DECLINE_MESSAGES[reason]) : null;
 }
 
 /** Why Cash Out is not offered on this card, or null when it is. */

@@ -38,7 +38,7 @@ export function TransactionList({ card }: { card: Card }) {
               <span className="transaction-type">{TRANSACTION_LABELS[t.type]}</span>
               {detail && <span className="transaction-detail">{detail}</span>}
               <span className="transaction-date">{formatDateTime(t.createdAt)}</span>
-              {t.status === 'declined' && <span className="transaction-decline">{declineText(t.declineReason)}</span>}
+              {t.status === 'declined' && <span className="transaction-decline">{declineText(t)}</span>}
             </div>
             <div className="transaction-side">
               {t.status === 'declined' ? <s><Money cents={t.amountCents} /></s> : <Money cents={incoming ? t.amountCents : -t.amountCents} signed={incoming} />}
