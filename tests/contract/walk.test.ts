@@ -170,6 +170,12 @@ describe('the contract walk', () => {
       merchant: fc.constantFrom('Walk Shop', 'Café ☕'),
       chargeCents: fc.constantFrom(100, 500, 20_000),
       amountCents: fc.integer({ min: 1, max: 5_000 }),
+      // A card's spend controls (PUT /api/cards/{id}/controls): valid often enough to be saved.
+      perTransactionCents: fc.option(fc.integer({ min: 1, max: 500_000 }), { nil: null }),
+      perDayCents: fc.option(fc.integer({ min: 1, max: 500_000 }), { nil: null }),
+      lifetimeCents: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 500_000 }), fc.constant(-5), fc.constant(1.5)),
+      blockCategories: fc.constantFrom([], ['gambling'], ['travel', 'cash_like'], ['unknown']),
+      allowOnlyCategories: fc.constantFrom([], [], ['groceries', 'other']),
       cardId: fc.constantFrom(world.cardId, randomUUID()),
       payoutMethod: fc.constant('ach'),
       message: fc.constant('Hello from the contract walk'),
