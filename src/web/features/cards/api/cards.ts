@@ -3,7 +3,7 @@
 // balances come from the same cards.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Card, CardFilter, CardReveal, CardSpending, CardTransaction, CardTransactionList, PurchaseResponse } from '../../../../contracts/cards';
+import type { Card, CardFilter, CardReveal, CardSpending, CardTransaction, CardTransactionList, PurchaseRequest, PurchaseResponse } from '../../../../contracts/cards';
 import type { PasskeyList } from '../../../../contracts/passkeys';
 import { api, newIdempotencyKey } from '../../../lib/api';
 import { answerPasskeyRequest } from '../../../lib/passkeys';
@@ -72,8 +72,8 @@ export function usePurchase() {
   const client = useQueryClient();
   return useMutation({
     // One key per submitted form: a network retry of the same submission cannot charge twice.
-    mutationFn: ({ cardId, merchant, amountCents, idempotencyKey }: { cardId: string; merchant: string; amountCents: number; idempotencyKey: string }) =>
-      api<PurchaseResponse>(`${cardUrl(cardId)}/purchases`, { method: 'POST', body: { merchant, amountCents }, idempotencyKey }),
+    mutationFn: ({ cardId, idempotencyKey, ...body }: { cardId: string; idempotencyKey: string } & PurchaseRequest) =>
+      api<PurchaseResponse>(`${cardUrl(cardId)}/purchases`, { method: 'POST', body, idempotencyKey }),
     onSuccess: (answer) => storeCard(client, answer.card),
     // A decline is recorded too: the transaction list changes either way.
     onSettled: () => refreshAfterCardChange(client),

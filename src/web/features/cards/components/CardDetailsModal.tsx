@@ -9,6 +9,7 @@ import { useCard, useCardSpending, useSetFrozen } from '../api/cards';
 import { CARD_PAGE_MESSAGES, NETWORK_LABELS, TYPE_LABELS, formatDate } from '../card-format';
 import { CardActions } from './CardActions';
 import { CardAmounts } from './CardAmounts';
+import { CardControlsSection } from './CardControlsSection';
 import { CardFace } from './CardFace';
 import { CardStatus } from './CardStatus';
 import { PurchaseForm } from './PurchaseForm';
@@ -98,6 +99,11 @@ function CardDetails({ initial, onCashOut }: { initial: Card; onCashOut?: (card:
       </dl>
       <CardAmounts card={card} spending={spending.data} />
       <CardActions card={card} size="md" onCashOut={onCashOut} />
+
+      <section className="card-details-section" aria-labelledby={`controls-${card.id}`}>
+        <h3 id={`controls-${card.id}`}>Controls</h3>
+        <CardControlsSection cardId={card.id} />
+      </section>
 
       {/* Offered on frozen and expired cards too, so the decline and its reason can be seen. */}
       {demoMode && (card.status === 'active' || card.status === 'expired') && (

@@ -24,4 +24,23 @@ describe('Simulate a purchase', () => {
     expect(await screen.findByText('Approved: $12.34 at Coffee Shop. Remaining balance $487.66.')).toBeVisible();
     expect(api.bodiesOf('POST', `/api/cards/${card.id}/purchases`)).toHaveLength(1);
   });
+
+  it('sends the merchant category chosen, and none when it is left unnamed', async () => {
+    const card = cardFixture();
+    const api = fakeApi({ [`POST /api/cards/${card.id}/purchases`]: () => ({ status: 201, body: { transaction: {}, card } }) });
+    const { user } = renderPage(<PurchaseForm card={card} />, { path: '/my-cards' });
+    const buy = async (category?: string) => {
+      await fill(user, screen.getByLabelText(/^Merchant name/), 'Grocer');
+      await user.type(screen.getByLabelText(/^Amount/), '1');
+      if (category) await user.selectOptions(screen.getByLabelText(/^Merchant category/), category);
+      await user.click(screen.getByRole('button', { name: 'Simulate purchase' }));
+      await screen.findByText(/^Approved: \$1\.00 at Grocer/);
+    };
+    await buy();
+    await buy('groceries');
+    expect(api.bodiesOf('POST', `/api/cards/${card.id}/purchases`)).toEqual([
+      { merchant: 'Grocer', amountCents: 100 },
+      { merchant: 'Grocer', amountCents: 100, category: 'groceries' },
+    ]);
+  });
 });
