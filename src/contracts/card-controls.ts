@@ -3,8 +3,11 @@
 // server's one validator (core/spend-controls-validation.ts) answers with the words a person reads,
 // field by field, rather than the schema's.
 import { z } from 'zod';
+import { SPEND_CATEGORY_IDS, type SpendCategory } from '../core/spend-controls';
 import { cents } from './common';
-import { spendCategory } from './cards';
+
+/** The merchant category groups of docs/rules.md#card-controls. */
+export const spendCategory = z.enum(SPEND_CATEGORY_IDS as [SpendCategory, ...SpendCategory[]]);
 
 export const MAX_LISTED_CATEGORIES = 20;
 

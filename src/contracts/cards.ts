@@ -4,9 +4,13 @@ import { z } from 'zod';
 import { cents } from './common';
 import { cardType } from './combines';
 import { formatUsd, MAX_CARD_AMOUNT_CENTS } from '../core/money';
-import type { StoredDeclineDetail } from '../core/plan-purchase';
-import { SPEND_CATEGORY_IDS, type SpendCategory } from '../core/spend-controls';
-import { categoryBlockedMessage, merchantLockedMessage, spendLimitMessage } from '../core/spend-controls-authorize';
+import { spendCategory } from './card-controls';
+import { declineReason } from './card-declines';
+
+// The declines' reasons and words, and the categories, live in their own modules; re-exported here
+// for every screen and route that knows them as the cards API's.
+export { DECLINE_MESSAGES, declineMessage, declineReason, purchaseDeclined, type DeclineReason } from './card-declines';
+export { spendCategory } from './card-controls';
 
 export const cardStatus = z.enum(['active', 'cashed_out', 'expired', 'closed']);
 export type CardStatus = z.infer<typeof cardStatus>;
@@ -74,9 +78,6 @@ export const CARD_MESSAGES = {
 } as const;
 
 // ---- Demo purchases -----------------------------------------------------------------------
-/** The merchant category groups of docs/rules.md#card-controls. */
-export const spendCategory = z.enum(SPEND_CATEGORY_IDS as [SpendCategory, ...SpendCategory[]]);
-
 export const purchaseRequest = z.object({
   merchant: z.string({ error: CARD_MESSAGES.merchantRequired }).trim().min(1, CARD_MESSAGES.merchantRequired).max(80, 'Merchant names can be at most 80 characters.'),
   amountCents: z
@@ -88,9 +89,6 @@ export const purchaseRequest = z.object({
   category: spendCategory.optional(),
 });
 export type PurchaseRequest = z.infer<typeof purchaseRequest>;
-
-export const declineReason = z.enum(['insufficient_balance', 'frozen', 'expired', 'closed', 'spend_limit', 'merchant_locked', 'category_blocked']);
-export type DeclineReason = z.infer<typeof declineReason>;
 
 export const transactionType = z.enum(['cashout', 'purchase', 'funding', 'transfer_in', 'transfer_out']);
 export const transactionStatus = z.enum(['success', 'declined', 'pending']);
@@ -131,35 +129,3 @@ export type CardTransactionList = z.infer<typeof cardTransactionList>;
 /** 201: the purchase went through. A decline answers 402 `declined` with `details: purchaseDeclined`. */
 export const purchaseResponse = z.object({ transaction: cardTransaction, card });
 export type PurchaseResponse = z.infer<typeof purchaseResponse>;
-
-/** A spend-controls decline also says what it was measured against: the window and what it left, the lock's merchant, or the category. */
-export const purchaseDeclined = z.object({
-  reason: declineReason,
-  transactionId: z.string(),
-  window: z.enum(['transaction', 'day', '30_days', 'year', 'lifetime']).optional(),
-  leftCents: cents.optional(),
-  lockedTo: z.string().optional(),
-  category: spendCategory.optional(),
-});
-
-/**
- * What a declined purchase says, on the API and in the card's transaction list. A controls decline
- * says more when its detail is known (declineMessage); these words are for when it is not.
- */
-export const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
-  insufficient_balance: 'Declined: the card does not have enough balance for this purchase.',
-  frozen: 'Declined: this card is frozen. Unfreeze it to use it.',
-  expired: 'Declined: this card has expired.',
-  closed: 'Declined: this card is no longer active.',
-  spend_limit: "Declined: this purchase is over the card's spending limit.",
-  merchant_locked: 'Declined: this card is locked to another merchant.',
-  category_blocked: 'Declined: this card does not allow purchases of this kind.',
-};
-
-/** A decline in words, with what it was measured against when it was stored (docs/rules.md#card-controls). */
-export function declineMessage(reason: DeclineReason, detail: StoredDeclineDetail | null | undefined): string {
-  if (reason === 'spend_limit' && detail && 'window' in detail) return spendLimitMessage(detail.window, detail.leftCents);
-  if (reason === 'merchant_locked' && detail && 'lockedTo' in detail) return merchantLockedMessage(detail.lockedTo);
-  if (reason === 'category_blocked' && detail && 'category' in detail) return categoryBlockedMessage(detail.category);
-  return DECLINE_MESSAGES[reason];
-}
