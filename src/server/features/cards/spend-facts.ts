@@ -9,7 +9,9 @@ import { namedSqlStatement } from '../../db/named-statement';
 import { rowsOf } from '../../ledger/post-journal';
 
 const p = (name: string) => sql.placeholder(name);
-const APPROVED_PURCHASES = sql`card_id = ${p('cardId')}::uuid and type = 'purchase' and status = 'success'`;
+// A card without controls (most) has no limit to count against: its purchases are not read at all.
+const APPROVED_PURCHASES = sql`card_id = ${p('cardId')}::uuid and type = 'purchase' and status = 'success'
+  and exists (select 1 from card_spend_controls where card_id = ${p('cardId')}::uuid)`;
 
 // Only purchases count (core/spend-controls.ts, SpendHistory): a cash-out or use as a source is the
 // owner moving their own money. The windows end at `at` (the database's clock, which dated every
