@@ -635,3 +635,77 @@ export const subscriptionPayments = pgTable('subscription_payments', {
   createdAt: createdAt(),
   ...demoFlags(),
 });
+
+// Events (docs/rules.md#webhooks, decision 191): what happened to a user's objects, each written by
+// the statement or transaction that made the change it reports, so an event exists exactly when
+// its change committed. `data` is the object as the API shows it (never a card number or CVV).
+// `fanned_out_at` is set once the dispatcher has made the event's deliveries (none without endpoints).
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    createdAt: createdAt(),
+    data: jsonb('data').notNull(),
+    fannedOutAt: ts('fanned_out_at'),
+  },
+  (t) => [
+    index('events_user_idx').on(t.userId, t.createdAt),
+    index('events_unfanned_idx').on(t.createdAt).where(sql`${t.fannedOutAt} is null`),
+  ],
+);
+
+// A user's webhook receivers. The signing secret is encrypted at rest (lib/card-crypto.ts, bound to
+// the endpoint's id); after a rotation the previous one signs too for 24 h (core/webhook-schedule.ts).
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    secretEnc: text('secret_enc').notNull(),
+    previousSecretEnc: text('previous_secret_enc'),
+    rotatedAt: ts('rotated_at'),
+    status: text('status').notNull().default('enabled'),
+    disabledReason: text('disabled_reason'),
+    disabledAt: ts('disabled_at'),
+    firstFailureAt: ts('first_failure_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_endpoints_user_idx').on(t.userId, t.createdAt),
+    check('webhook_endpoints_status_check', sql`${t.status} in ('enabled', 'disabled')`),
+    check('webhook_endpoints_reason_check', sql`${t.disabledReason} is null or ${t.disabledReason} in ('gone', 'failing_too_long')`),
+  ],
+);
+
+// One event to one endpoint. `attempt_log` holds each attempt (time, status, duration, the answer's
+// first bytes, error); pending ones are due at `next_attempt_at` (a claim's lease, then the retry
+// schedule); delivered or failed (every attempt spent) ones are the endpoint's log.
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    attemptLog: jsonb('attempt_log').notNull().default([]),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
