@@ -9,6 +9,8 @@
 const SERVER_FLOORS = [
   { name: 'foundation', path: '^src/server/((db|lib)/|(config|logger)\\.ts$)', holds: 'db/, lib/, config.ts and logger.ts' },
   { name: 'ledger', path: '^src/server/ledger/', holds: 'ledger/' },
+  // Events are written beside the changes they report, by the money writers and the drain alike.
+  { name: 'events', path: '^src/server/events/', holds: 'events/' },
   { name: 'adapters', path: '^src/server/adapters/', holds: 'adapters/' },
   { name: 'effects', path: '^src/server/effects/', holds: 'effects/' },
   // The money pipeline (one reader, the core's decision, one writer, then the effects): below the

@@ -19,9 +19,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Adapters } from '../adapters';
 import type { Db } from '../db/client';
-import { namedSqlStatement } from '../db/named-statement';
+import { namedSqlStatement, rowsWritten } from '../db/named-statement';
 import { outsideTransaction } from '../db/transaction-scope';
 import { rowsOf } from '../ledger/post-journal';
+import { NEW_EVENT_ID_SQL } from '../events/events';
 import type { MoneyEffect } from './money-effects';
 
 export const MAX_EFFECT_ATTEMPTS = 8;
@@ -41,16 +42,42 @@ type Outcome = { reference: string; status: 'done' | 'pending' | 'dead'; error: 
 // One statement for a batch of outcomes. A confirmed effect keeps its row (status done, with the
 // provider's answer), so its reference stays taken. The effects are found through the unique
 // index on reference (`= any`), whatever the table held when the plan was kept.
+//
+// A payout recorded done is reported in the same statement: `cashout.paid` (the cash-out as its
+// `cashout.created` event showed it) or `rebate.paid` (the rebate as the combine's view shows it),
+// decision 191. Only a pending effect takes an outcome, so a payout is reported paid once.
 const outcomesStatement = namedSqlStatement(
   'money_effect_outcomes',
   () => sql`
-    update money_effects m set status = v.status, last_error = v.error,
-      done_at = case when v.status = 'done' then now() else m.done_at end,
-      result = case when v.status = 'done' then v.result::jsonb else m.result end,
-      next_attempt_at = case when v.status = 'done' then m.next_attempt_at else now() + make_interval(secs => v.wait_seconds) end
-    from unnest(${sql.placeholder('references')}::text[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('errors')}::text[],
-      ${sql.placeholder('waitSeconds')}::float8[], ${sql.placeholder('results')}::text[]) as v(reference, status, error, wait_seconds, result)
-    where m.reference = any(${sql.placeholder('references')}::text[]) and m.reference = v.reference`,
+    with recorded as (
+      update money_effects m set status = v.status, last_error = v.error,
+        done_at = case when v.status = 'done' then now() else m.done_at end,
+        result = case when v.status = 'done' then v.result::jsonb else m.result end,
+        next_attempt_at = case when v.status = 'done' then m.next_attempt_at else now() + make_interval(secs => v.wait_seconds) end
+      from unnest(${sql.placeholder('references')}::text[], ${sql.placeholder('statuses')}::text[], ${sql.placeholder('errors')}::text[],
+        ${sql.placeholder('waitSeconds')}::float8[], ${sql.placeholder('results')}::text[]) as v(reference, status, error, wait_seconds, result)
+      where m.reference = any(${sql.placeholder('references')}::text[]) and m.reference = v.reference and m.status = 'pending'
+      returning m.kind, m.user_id, m.payload, m.status
+    ),
+    paid_events as (
+      insert into events (id, user_id, type, created_at, data)
+      select ${NEW_EVENT_ID_SQL}, d.user_id, case d.kind when 'payout' then 'cashout.paid' else 'rebate.paid' end, now(),
+        case d.kind when 'payout' then coalesce(
+          (select c.data from events c where c.user_id = d.user_id and c.type = 'cashout.created' and c.data->>'id' = d.payload->>'transactionId' limit 1),
+          jsonb_build_object('id', d.payload->>'transactionId'))
+        else coalesce(
+          (select jsonb_build_object('id', r.id, 'combineId', r.combine_id, 'sourceId', r.source_id, 'bnplFeeMaxCents', r.bnpl_fee_max_cents,
+            'bnplFeeActualCents', r.bnpl_fee_actual_cents, 'rebateAmountCents', r.rebate_amount_cents, 'status', r.status,
+            'payoutMethod', r.payout_method, 'processedAt', to_char(r.processed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+            from rebates r where r.id = (d.payload->>'rebateId')::uuid),
+          jsonb_build_object('id', d.payload->>'rebateId'))
+        end
+      from recorded d
+      where d.status = 'done' and d.kind in ('payout', 'rebate_payout') and d.user_id is not null
+        and exists (select 1 from users u where u.id = d.user_id)
+      returning 1
+    )
+    select ${rowsWritten('paid_events')} as paid_count`,
 );
 
 /** A payout's destination as its transaction decided it (decision 168); a row written before then has none: unknown. */
@@ -85,6 +112,8 @@ export function createEffectDrain(deps: {
   retryBaseMs: number;
   /** How long a claimed effect is reserved for this drain: longer than any call may take. */
   leaseMs?: number;
+  /** Told after a payout's `cashout.paid` or `rebate.paid` event committed, so webhooks go out soon. */
+  eventsWritten?: () => void;
 }): EffectDrain {
   const { db, log } = deps;
   const leaseMs = deps.leaseMs ?? EFFECT_CALL_TIMEOUT_MS + 5_000;
@@ -118,14 +147,17 @@ export function createEffectDrain(deps: {
         queued = queued.slice(batch.length);
         const outcomes = batch.map((b) => b.outcome);
         try {
-          await outcomesStatement(db, {
-            references: outcomes.map((o) => o.reference),
-            statuses: outcomes.map((o) => o.status),
-            errors: outcomes.map((o) => o.error),
-            waitSeconds: outcomes.map((o) => o.waitSeconds),
-            results: outcomes.map((o) => o.result),
-          });
+          const [written] = rowsOf<{ paid_count: number }>(
+            await outcomesStatement(db, {
+              references: outcomes.map((o) => o.reference),
+              statuses: outcomes.map((o) => o.status),
+              errors: outcomes.map((o) => o.error),
+              waitSeconds: outcomes.map((o) => o.waitSeconds),
+              results: outcomes.map((o) => o.result),
+            }),
+          );
           for (const b of batch) b.settled();
+          if (Number(written?.paid_count ?? 0) > 0) deps.eventsWritten?.();
         } catch (error) {
           for (const b of batch) b.settled(error);
         }

@@ -73,6 +73,8 @@ export type WriteContext<R extends MoneyRequest = KeyedRequest> = {
   store: KeyValues<R>;
   effectLeaseSeconds: number;
   effects: readonly MoneyEffect[];
+  /** The answer the decision gives: the object as the API shows it, which the writer's events report (decision 191). */
+  answer: StoredResponse;
 };
 
 /** What a reader found: the key was live (a retry: nothing to decide; with versions: the key is known at all), or the facts. */
@@ -110,7 +112,7 @@ export async function runMoneyOperation<F, W, R extends MoneyRequest>(deps: Deps
     if ('refusal' in decision) throw decision.refusal;
     assertDecision(decision);
     const store = (keyed && storeValues(keyed, decision.answer)) as KeyValues<R>;
-    const written = await operation.write(tx, decision.write, { guard: 'lock', store, effectLeaseSeconds: deps.effects.leaseSeconds, effects: decision.effects });
+    const written = await operation.write(tx, decision.write, { guard: 'lock', store, effectLeaseSeconds: deps.effects.leaseSeconds, effects: decision.effects, answer: decision.answer });
     if (written !== 'written') throw new Error('runMoneyOperation: a writer under the lock found its facts changed');
     return { ...decision.answer, replayed: false, effects: decision.effects };
   });
@@ -139,7 +141,7 @@ async function runWithVersions<F, W>(deps: Deps, request: KeyedRequest, operatio
   // only when the answer is no.
   if ('refusal' in decision) return null;
   assertDecision(decision);
-  const context = { guard: 'versions', store: storeValues(request, decision.answer), effectLeaseSeconds: deps.effects.leaseSeconds, effects: decision.effects } as const;
+  const context = { guard: 'versions', store: storeValues(request, decision.answer), effectLeaseSeconds: deps.effects.leaseSeconds, effects: decision.effects, answer: decision.answer } as const;
   try {
     if ((await operation.write(deps.db, decision.write, context)) === 'facts_changed') return null;
   } catch (error) {

@@ -9,6 +9,7 @@ import { spendControlsInput, validateSpendControls } from '../../../core/spend-c
 import { availableSpend, availableSpendText } from '../../../core/spend-windows';
 import type { Db } from '../../db/client';
 import { cardSpendControls } from '../../db/schema';
+import { insertEvents, newEvent } from '../../events/events';
 import { audit } from '../../lib/audit';
 import { badRequest } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
@@ -42,9 +43,12 @@ export async function setCardControls(
       .insert(cardSpendControls)
       .values({ cardId, controls })
       .onConflictDoUpdate({ target: cardSpendControls.cardId, set: { controls, updatedAt: sql`now()` } });
-    await audit(tx, { userId, event: 'card_controls_changed', ip: input.ip, details: { cardId, last4: card.last4 }, at: deps.now() });
+    const now = deps.now();
+    await audit(tx, { userId, event: 'card_controls_changed', ip: input.ip, details: { cardId, last4: card.last4 }, at: now });
     const facts = await readSpendFacts(tx, cardId, null);
-    return controlsAnswer(cardId, facts.controls, facts.history, facts.databaseNow);
+    const answer = controlsAnswer(cardId, facts.controls, facts.history, facts.databaseNow);
+    await insertEvents(tx, [newEvent(userId, 'card.controls.updated', answer, now)]);
+    return answer;
   });
 }
 

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { CARD_MESSAGES, type Card } from '../../../contracts/cards';
 import type { Db } from '../../db/client';
 import { cards } from '../../db/schema';
+import { insertEvents, newEvent } from '../../events/events';
 import { audit } from '../../lib/audit';
 import { conflict } from '../../lib/errors';
 import { inTransaction } from '../../lib/transaction';
@@ -29,6 +30,8 @@ export async function setCardFrozen(
       details: { cardId: row.id, last4: row.last4 },
       at: now,
     });
-    return toCardView(updated, now);
+    const view = toCardView(updated, now);
+    await insertEvents(tx, [newEvent(input.userId, input.frozen ? 'card.frozen' : 'card.unfrozen', view, now)]);
+    return view;
   });
 }

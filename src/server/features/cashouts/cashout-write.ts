@@ -1,7 +1,7 @@
 // The cash-out's writer: one statement writes its whole write set (cashout-rules.ts): the
 // conditional debit, the balanced journal with its transaction row (only with the debit), the
-// payout method's last use, the payout's outbox row (claimed by this writer, decision 140) and the
-// Idempotency-Key's answer. It takes the reader's guard (money/run-money-operation.ts):
+// payout method's last use, the payout's outbox row (claimed by this writer, decision 140), the
+// `cashout.created` event (decision 191) and the Idempotency-Key's answer. It takes the reader's guard (money/run-money-operation.ts):
 // - lock: in the cash-out's transaction, after the reader locked the user and the card, so the
 //   debit takes what the decision expected; the checks after it are alarms for what the locks
 //   already guarantee, and a failed one rolls the transaction back.
@@ -22,7 +22,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { namedSqlStatement, placeholderValues, rowsWritten } from '../../db/named-statement';
+import type { CreateCashoutResponse } from '../../../contracts/cashouts';
 import { effectsClause, effectsValues } from '../../effects/money-effects';
+import { eventsClause, eventsValues, newEvent } from '../../events/events';
 import { balanceChangeFrom, debitCardSql, debitValues, type DebitRow } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses, journalIdFrom, journalValues, rowsOf, type JournalResultRow } from '../../ledger/post-journal';
 import { storeClause, storedColumn, storeNewKeyClause } from '../../lib/idempotency';
@@ -57,9 +59,11 @@ function cashoutWriteSql(guard: WriteContext['guard']): SQL {
       returning 1
     ),
     ${effectsClause(DEBITED)},
+    ${eventsClause(DEBITED)},
     ${versions ? storeNewKeyClause(DEBITED) : storeClause()}
     select debited.remaining_amount_cents, debited.amount_spent_cents, debited.status, debited.last4, ${JOURNAL_RESULT},
-      ${rowsWritten('money_effect_rows')} as effect_count, ${storedColumn()}
+      ${rowsWritten('money_effect_rows')} as effect_count,
+      ${rowsWritten('event_rows')} as event_count, ${storedColumn()}
     from (select 1) as one left join debited_card debited on true`;
 }
 
@@ -68,11 +72,14 @@ const writeStatements = {
   versions: namedSqlStatement('cashout_write_versions', () => cashoutWriteSql('versions')),
 };
 
-type WriteRow = JournalResultRow & Partial<DebitRow> & { effect_count: number; stored: number };
+type WriteRow = JournalResultRow & Partial<DebitRow> & { effect_count: number; event_count: number; stored: number };
 
 export async function writeCashout(db: DbOrTx, write: CashoutWrite, context: WriteContext): Promise<Written> {
   const { values: journal, ...expected } = journalValues(write.journal);
   const { decidedOn } = write;
+  const now = write.journal.transactions![0]!.createdAt;
+  // Only with the debit, as everything else here (docs/rules.md#webhooks).
+  const created = newEvent(write.userId, 'cashout.created', (context.answer.body as CreateCashoutResponse).cashout, now);
   const [row] = rowsOf<WriteRow>(
     await writeStatements[context.guard](
       db,
@@ -81,8 +88,9 @@ export async function writeCashout(db: DbOrTx, write: CashoutWrite, context: Wri
         debit: debitValues(write.debit),
         payout: effectsValues([...context.effects], context.effectLeaseSeconds),
         answer: context.store,
+        events: eventsValues([created]),
         cashout: {
-          now: write.journal.transactions![0]!.createdAt.toISOString(),
+          now: now.toISOString(),
           payoutMethod: write.payoutMethod,
           marksMethodUsed: write.marksMethodUsed,
           ...(context.guard === 'versions' && {
@@ -108,6 +116,8 @@ export async function writeCashout(db: DbOrTx, write: CashoutWrite, context: Wri
     throw new Error('writeCashout: the card changed under its guard');
   }
   journalIdFrom(row, expected);
-  if (Number(row.effect_count) !== context.effects.length || Number(row.stored) !== 1) throw new Error('writeCashout: the payout or the answer was not written');
+  if (Number(row.effect_count) !== context.effects.length || Number(row.event_count) !== 1 || Number(row.stored) !== 1) {
+    throw new Error('writeCashout: the payout, its event or the answer was not written');
+  }
   return 'written';
 }

@@ -1,7 +1,8 @@
 // The completion's one statement (completion-write.ts carries it out): the card and its ledger
 // account, the balanced journal with its transaction rows, the BNPL rebates, the user's counters,
 // every source marked captured, the combine itself, the outbox's rows (claimed by the writer,
-// decision 140) and the Idempotency-Key's answer.
+// decision 140), the `combine.completed` and `card.created` events (decision 191) and the
+// Idempotency-Key's answer.
 //
 // One fixed text (lists travel as arrays), built once (db/named-statement.ts); each piece's values
 // are merged by placeholderValues, which refuses a name two pieces give. Sibling WITH clauses
@@ -11,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import { namedSqlStatement, rowsWritten } from '../../db/named-statement';
 import { effectsClause } from '../../effects/money-effects';
+import { eventsClause } from '../../events/events';
 import { cardWithAccountClauses } from '../../ledger/card-accounts';
 import { JOURNAL_RESULT, journalClauses } from '../../ledger/post-journal';
 import { storeClause, storedColumn } from '../../lib/idempotency';
@@ -64,8 +66,9 @@ export function completionWriteSql() {
       returning 1
     ),
     ${effectsClause()},
+    ${eventsClause()},
     ${storeClause()}
-    select ${JOURNAL_RESULT}, ${rowsWritten('money_effect_rows')} as effect_count, (select id from new_card) as card_id, ${rowsWritten('rebate_rows')} as rebate_count,
+    select ${JOURNAL_RESULT}, ${rowsWritten('money_effect_rows')} as effect_count, ${rowsWritten('event_rows')} as event_count, (select id from new_card) as card_id, ${rowsWritten('rebate_rows')} as rebate_count,
       ${rowsWritten('user_counters')} as user_count, ${rowsWritten('captured_sources')} as captured_count,
       ${rowsWritten('completed')} as completed_count, ${storedColumn()}`;
 }

@@ -9,7 +9,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { placeholderValues } from '../../db/named-statement';
 import { systemPromos } from '../../db/schema';
+import type { CompleteCombineResponse } from '../../../contracts/combines';
 import { effectsValues } from '../../effects/money-effects';
+import { eventsValues, newEvent } from '../../events/events';
 import { debitCard, type DebitInput, type NewCard } from '../../ledger/card-accounts';
 import { journalIdFrom, journalValues, rowsOf, type JournalInput, type JournalResultRow } from '../../ledger/post-journal';
 import { postRebateJournal } from '../../ledger/rebate-journal';
@@ -26,6 +28,7 @@ type WriteRow = JournalResultRow & {
   captured_count: number;
   completed_count: number;
   effect_count: number;
+  event_count: number;
   stored: number;
 };
 
@@ -69,7 +72,15 @@ export async function writeCompletion(tx: Tx, write: CompletionWrite, context: W
     if (!(await debitCard(tx, debit))) throw write.sourceRefusal;
   }
   const journal = journalValues(write.journal);
-  const values = { ...writeValues(write, journal.values), captures: effectsValues([...context.effects], context.effectLeaseSeconds), answer: context.store };
+  // The combine and its card as the answer shows them (decision 191).
+  const { combine, card } = context.answer.body as CompleteCombineResponse;
+  const reported = [newEvent(write.userId, 'combine.completed', combine, write.now), newEvent(write.userId, 'card.created', card, write.now)];
+  const values = {
+    ...writeValues(write, journal.values),
+    captures: effectsValues([...context.effects], context.effectLeaseSeconds),
+    events: eventsValues(reported),
+    answer: context.store,
+  };
   const [row] = rowsOf<WriteRow>(await completionWriteStatement(tx, placeholderValues(values)));
   checkWritten(row, write, journal, context.effects.length);
   for (const paid of write.rebateJournals) await postRebateJournal(tx, paid.rebateId, paid.journal);
@@ -128,5 +139,6 @@ function checkWritten(row: WriteRow | undefined, write: CompletionWrite, journal
   if (row.captured_count !== write.captured.length) throw new Error('source capture updated fewer rows than the combine has sources');
   if (row.rebate_count !== write.rebates.length) throw new Error('the completion wrote fewer rebates than it owes');
   if (row.effect_count !== effectCount) throw new Error('the completion wrote fewer effects than it decided');
+  if (row.event_count !== 2) throw new Error('the completion wrote no events');
   if (row.stored !== 1) throw new Error('the completion did not store its answer');
 }
