@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'no_passkeys', // 409: the account has no passkey to use
   'last_sign_in_method', // 409: removing it would leave no way to sign in
   'two_factor_locked', // 401/400: codes from the app are paused after the daily cap of wrong codes (a recovery code or the e-mailed link unlocks)
+  // Webhooks (docs/rules.md#webhooks)
+  'webhook_endpoint_limit_reached', // 409: 5 endpoints per user
   // Money
   'forbidden', // 403
   'limit_reached', // 403: the plan's monthly limit

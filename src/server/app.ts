@@ -32,12 +32,14 @@ import { combineRoutes } from './features/combines/routes';
 import { cardRoutes } from './features/cards/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { historyRoutes } from './features/history/routes';
+import { webhookRoutes } from './features/webhooks/routes';
 import { cashoutRoutes } from './features/cashouts/routes';
 import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
 import { createAdapters, type Adapters } from './adapters';
 import { createEffectDrain, type EffectDrain } from './effects/drain';
 import { createCardStateSync, type CardStateSync } from './effects/card-states';
+import { createWebhookDispatcher, type WebhookDispatcher } from './effects/webhook-dispatch';
 import { createAfterAnswer, type AfterAnswer } from './lib/after-answer';
 
 
@@ -51,6 +53,8 @@ declare module 'fastify' {
     effects: EffectDrain;
     /** Tells the card processor each card's state after the commit that changed it: decision 170. */
     cardStates: CardStateSync;
+    /** Delivers committed events to the users' webhook endpoints, signed: decision 191. */
+    webhooks: WebhookDispatcher;
     /** Work done after an answer has gone out (the password-reset e-mail): lib/after-answer.ts. */
     afterAnswer: AfterAnswer;
     /** The current time; tests may move it. */
@@ -99,11 +103,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', options.database.db);
   app.decorate('adapters', { ...createAdapters(options.config, options.database.db), ...options.adapters });
   app.decorate('now', options.now ?? (() => new Date()));
-  app.decorate('effects', createEffectDrain({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
+  app.decorate(
+    'effects',
+    createEffectDrain({
+      db: options.database.db,
+      adapters: () => app.adapters,
+      log: app.log,
+      retryBaseMs: options.config.effectRetryBaseMs,
+      leaseMs: options.config.effectLeaseMs,
+      // A payout recorded done wrote its cashout.paid or rebate.paid event (decision 191).
+      eventsWritten: () => app.webhooks.kick(),
+    }),
+  );
   // A drain in flight finishes its calls and records their outcomes before the database closes.
   app.addHook('onClose', () => app.effects.idle());
   app.decorate('cardStates', createCardStateSync({ db: options.database.db, adapters: () => app.adapters, log: app.log, retryBaseMs: options.config.effectRetryBaseMs, leaseMs: options.config.effectLeaseMs }));
   app.addHook('onClose', () => app.cardStates.idle());
+  app.decorate('webhooks', createWebhookDispatcher({ db: options.database.db, config: options.config, mailer: () => app.adapters.mailer, log: app.log, now: () => app.now() }));
+  app.addHook('onClose', () => app.webhooks.idle());
   app.decorate('afterAnswer', createAfterAnswer(app.log));
   app.addHook('onClose', () => app.afterAnswer.idle());
   setRateLimitsDisabled(options.config.rateLimitDisabled);
@@ -140,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(cardRoutes);
       await api.register(dashboardRoutes);
       await api.register(historyRoutes);
+      await api.register(webhookRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

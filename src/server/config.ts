@@ -68,6 +68,9 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  // Demo mode only (docs/rules.md#webhooks): webhooks may go to this machine (127.0.0.1, ::1), for a
+  // receiver under development. Off by default; never in live mode, where only public https URLs pass.
+  WEBHOOKS_ALLOW_LOOPBACK: z.enum(['true', 'false'], { message: 'must be "true" or "false"' }).default('false'),
   // How long a "timeout" fault hangs before it rejects.
   DEMO_FAULT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(200),
 });
@@ -93,6 +96,8 @@ export type Config = {
   demoFaultTimeoutMs: number;
   demoAdapterLog: string | undefined;
   demoFaults: string | undefined;
+  /** Demo mode only: webhook URLs on loopback are accepted and called. */
+  webhooksAllowLoopback: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -115,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // strangers (docs/rules.md#security): a live deployment is reachable by others, so it must send mail.
   if (!e.DEMO_MODE && !e.SMTP_URL) problems.push('SMTP_URL: required when DEMO_MODE=false (live mode sends e-mail through SMTP; it never keeps it for the demo mailbox)');
   if (!e.DEMO_MODE && !e.CARD_DATA_KEY) problems.push('CARD_DATA_KEY: required when DEMO_MODE=false');
+  if (!e.DEMO_MODE && e.WEBHOOKS_ALLOW_LOOPBACK === 'true') problems.push('WEBHOOKS_ALLOW_LOOPBACK: may only be "true" in demo mode (DEMO_MODE=false here)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -137,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoFaultTimeoutMs: e.DEMO_FAULT_TIMEOUT_MS,
     demoAdapterLog: e.DEMO_ADAPTER_LOG,
     demoFaults: e.DEMO_FAULTS,
+    webhooksAllowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK === 'true',
   };
 }
 

@@ -32,6 +32,9 @@ export const scheduledJobs: ScheduledJob[] = [
   // Money effects are drained after each commit that writes them; this picks up retries and
   // whatever a crashed instance left (decision 030).
   { name: 'drain-money-effects', intervalMs: 5 * 1000, run: async (app) => void (await app.effects.drain()) },
+  // Webhooks are dispatched after each commit that writes events; this sends retries when due and
+  // whatever a crashed instance left (decision 191).
+  { name: 'dispatch-webhooks', intervalMs: 5 * 1000, run: async (app) => void (await app.webhooks.dispatch()) },
   // Each card's state (active, frozen, closed) to the card processor, from the cards whose state it
   // has not confirmed: a cash-out or purchase that emptied a card, retries (decision 170).
   { name: 'sync-card-states', intervalMs: CARD_STATES_INTERVAL_MS, run: async (app) => void (await app.cardStates.sync()) },

@@ -78,6 +78,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
         const updated = await setCardFrozen(app, { userId, cardId: request.params.id, frozen, ip: request.ip });
         // The processor is told after the commit (decision 170): a freeze must reach it at once.
         app.cardStates.kick();
+        app.webhooks.kick();
         return updated;
       },
     );
@@ -101,6 +102,7 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
       await limitMoney(app.db, 'purchase', userId);
       const result = await simulatePurchase(app, { userId, cardId: request.params.id, request: request.body, idempotencyKey });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
+      else app.webhooks.kick();
       return reply.status(result.status).send(result.body as never);
     },
   );
@@ -144,7 +146,9 @@ export const cardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = requireUser(request);
       await limitMoney(app.db, 'cardControls', userId);
-      return setCardControls(app, { userId, cardId: request.params.id, request: request.body, ip: request.ip });
+      const answer = await setCardControls(app, { userId, cardId: request.params.id, request: request.body, ip: request.ip });
+      app.webhooks.kick();
+      return answer;
     },
   );
 };

@@ -31,7 +31,9 @@ export const cashoutRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = idempotencyKeyFrom(request);
       await limitMoney(app.db, 'cashout', userId);
       const result = await createCashout(app, userId, request.body, key);
+      // Its events go out after the commit (decision 191); a replay wrote none.
       if (result.replayed) reply.header('idempotent-replayed', 'true');
+      else app.webhooks.kick();
       return reply.status(result.status).send(result.body);
     },
   );

@@ -107,7 +107,9 @@ export const combineRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = idempotencyKeyFrom(request);
       await limitMoney(app.db, 'combineCompletion', userId);
       const result = await completeCombine(app, userId, request.params.id, request.body, key);
+      // Its events go out after the commit (decision 191); a replay wrote none.
       if (result.replayed) reply.header('idempotent-replayed', 'true');
+      else app.webhooks.kick();
       return reply.status(result.status).send(result.body);
     },
   );
