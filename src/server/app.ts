@@ -33,6 +33,8 @@ import { cardRoutes } from './features/cards/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { historyRoutes } from './features/history/routes';
 import { webhookRoutes } from './features/webhooks/routes';
+import { createEventFeed } from './features/live/event-feed';
+import { liveRoutes } from './features/live/routes';
 import { cashoutRoutes } from './features/cashouts/routes';
 import { payoutMethodRoutes } from './features/payout-methods/routes';
 import { subscriptionRoutes } from './features/subscription/routes';
@@ -121,6 +123,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => app.cardStates.idle());
   app.decorate('webhooks', createWebhookDispatcher({ db: options.database.db, config: options.config, mailer: () => app.adapters.mailer, log: app.log, now: () => app.now() }));
   app.addHook('onClose', () => app.webhooks.idle());
+  const liveFeed = createEventFeed({ db: options.database.db, now: () => app.now(), log: app.log });
+  // Before the server closes: it waits for every connection to end, and a stream would not.
+  app.addHook('preClose', async () => liveFeed.close());
   app.decorate('afterAnswer', createAfterAnswer(app.log));
   app.addHook('onClose', () => app.afterAnswer.idle());
   setRateLimitsDisabled(options.config.rateLimitDisabled);
@@ -158,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(dashboardRoutes);
       await api.register(historyRoutes);
       await api.register(webhookRoutes);
+      await api.register(liveRoutes(liveFeed));
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

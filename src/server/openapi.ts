@@ -7,6 +7,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { webhooksDocument } from '../contracts/webhook-events';
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   400: 'Invalid request: a body, query, path or header that breaks the schema, or an unknown field or query parameter (named in the message)',
@@ -42,7 +43,7 @@ type Media = { schema?: unknown };
 type Response = { description?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
 type Parameter = { in?: string; name?: string; required?: boolean };
 type Operation = { parameters?: Parameter[]; responses?: Record<string, Response> };
-type Document = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+type Document = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> }; webhooks?: Record<string, unknown> };
 
 /** The finishing pass over the whole document (see the top of this file). */
 export function finishDocument(document: Document): Document {
@@ -74,6 +75,8 @@ export function finishDocument(document: Document): Document {
       }
     }
   }
+  // What a webhook endpoint receives, one entry per event type (OpenAPI 3.1; docs/rules.md#webhooks).
+  document.webhooks = webhooksDocument();
   return document;
 }
 
@@ -88,6 +91,8 @@ const TAGS = [
   { name: 'subscription', description: 'Plans, upgrades and cancellation' },
   { name: 'dashboard', description: 'The dashboard’s figures' },
   { name: 'history', description: 'Transaction history as CSV' },
+  { name: 'webhooks', description: 'Signed webhooks: endpoints, their delivery log, resend and test events; the events themselves under `webhooks`' },
+  { name: 'events', description: 'The signed-in user’s activity, live (Server-Sent Events)' },
   { name: 'system', description: 'Health, configuration, promotion, support' },
   { name: 'dev', description: 'Demo-mode helpers (the outgoing mailbox)' },
 ];

@@ -6,6 +6,7 @@ import { RequireAuth } from '../RequireAuth';
 import { Badge } from '../../ui/Badge';
 import { Button } from '../../ui/Button';
 import { BrandMark, Icon } from '../../ui/Icon';
+import { LiveActivity } from '../../features/live/LiveActivity';
 import { DemoBanner } from './DemoBanner';
 import { useLogout } from './useLogout';
 import { useScrollReset } from './useScrollReset';
@@ -79,6 +80,7 @@ function AppShellFrame() {
       <a className="skip-link" href="#main">
         Skip to main content
       </a>
+      <LiveActivity />
       <header className="app-topbar">
         <DemoBanner />
         <div className="app-topbar-inner">
