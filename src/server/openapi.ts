@@ -8,7 +8,6 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { webhooksDocument } from '../contracts/webhook-events';
-import { webhooksDocument } from '../contracts/webhook-events';
 
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   400: 'Invalid request: a body, query, path or header that breaks the schema, or an unknown field or query parameter (named in the message)',
@@ -78,8 +77,6 @@ export function finishDocument(document: Document): Document {
   }
   // What a webhook endpoint receives, one entry per event type (OpenAPI 3.1; docs/rules.md#webhooks).
   document.webhooks = webhooksDocument();
-  // What a webhook endpoint receives, one entry per event type (OpenAPI 3.1; docs/rules.md#webhooks).
-  document.webhooks = webhooksDocument();
   return document;
 }
 
@@ -94,7 +91,6 @@ const TAGS = [
   { name: 'subscription', description: 'Plans, upgrades and cancellation' },
   { name: 'dashboard', description: 'The dashboard’s figures' },
   { name: 'history', description: 'Transaction history as CSV' },
-  { name: 'webhooks', description: 'Signed webhooks: endpoints, their delivery log, resend and test events; the events themselves under `webhooks`' },
   { name: 'webhooks', description: 'Signed webhooks: endpoints, their delivery log, resend and test events; the events themselves under `webhooks`' },
   { name: 'events', description: 'The signed-in user’s activity, live (Server-Sent Events)' },
   { name: 'system', description: 'Health, configuration, promotion, support' },
