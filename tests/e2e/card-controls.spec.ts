@@ -2,10 +2,12 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { cardWithBalance, signUp } from './fixtures';
+import { randomUUID } from 'node:crypto';
 
 // Card controls as an owner meets them (docs/rules.md#card-controls): a daily limit set in the
 // card's details, what it leaves shown at once, a purchase above it declined with the reason in
-// words and nothing taken, one inside it approved; at a desktop and a phone width, with axe.
+// words and nothing taken, one inside it approved; at a desktop and a phone width, with axe. And
+// live activity (docs/rules.md#live-activity): what happens in one tab shows in another.
 
 const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 
@@ -49,3 +51,27 @@ for (const width of [1280, 375]) {
     await page.screenshot({ path: test.info().outputPath(`card-controls-${width}.png`), fullPage: true });
   });
 }
+
+test('a declined purchase made elsewhere appears in another tab without a reload, and is announced politely', async ({ page, context }) => {
+  await signUp(page, { label: 'live' });
+  const { card } = await cardWithBalance(page.request, '50');
+  await page.request.put(`/api/cards/${card.id}/controls`, { data: { perDayCents: 1_000 } });
+  await page.goto('/my-cards?view=list');
+  await page.getByRole('button', { name: `View Full Details of card ending ${card.last4}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Card ending ${card.last4}` });
+  await expect(dialog.getByText('$10.00 left today')).toBeVisible();
+
+  // Another tab (or device) of the same user buys above the limit, and then within it.
+  const other = await context.newPage();
+  const buy = (amountCents: number) =>
+    other.request.post(`/api/cards/${card.id}/purchases`, { data: { merchant: 'Corner Books', amountCents }, headers: { 'idempotency-key': randomUUID() } });
+  expect((await buy(1_200)).status()).toBe(402);
+  const transactions = dialog.getByRole('list', { name: `Transactions of card ending ${card.last4}` });
+  await expect(transactions.getByRole('listitem').first()).toContainText('Declined');
+  await expect(page.getByRole('status').filter({ hasText: "Declined: this card's daily limit leaves $10.00 today." })).toBeAttached();
+
+  expect((await buy(400)).status()).toBe(201);
+  await expect(dialog.getByText('$6.00 left today')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `Purchase approved: $4.00 at Corner Books on the card ending ${card.last4}.` })).toBeAttached();
+  await expectAxeClean(page, 'card details after live updates');
+});

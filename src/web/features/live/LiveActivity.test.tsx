@@ -40,7 +40,7 @@ describe('LiveActivity', () => {
     const status = screen.getByRole('status');
     expect(status).toHaveAttribute('aria-live', 'polite');
 
-    const approved = { id: 'evt_1', type: 'card.authorization.approved', createdAt: '2026-11-29T02:00:00Z', data: { amountCents: 750, merchant: 'Corner Books', cardLast4: '4242' } };
+    const approved = { id: 'evt_1', type: 'card.authorization.approved', createdAt: '2026-11-29T02:00:00Z', data: { transaction: { amountCents: 750, merchant: 'Corner Books' }, card: { last4: '4242' } } };
     source!.push(approved);
     expect(status).toHaveTextContent('Purchase approved: $7.50 at Corner Books on the card ending 4242.');
     expect(refresh).toHaveBeenCalledTimes(1);
@@ -57,11 +57,14 @@ describe('LiveActivity', () => {
 describe('describeEvent', () => {
   it('says each kind of event in words, with what its object tells', () => {
     const say = (type: string, data: unknown = {}) => describeEvent({ type, data });
-    expect(say('card.authorization.declined', { declineMessage: "Declined: this card's daily limit leaves $2.50 today." })).toBe("Declined: this card's daily limit leaves $2.50 today.");
+    expect(say('card.authorization.declined', { transaction: { amountCents: 1_200, merchant: 'Corner Books', declineMessage: "Declined: this card's daily limit leaves $2.50 today." } })).toBe(
+      "Declined: this card's daily limit leaves $2.50 today.",
+    );
+    expect(say('card.authorization.declined', { transaction: { amountCents: 500, merchant: 'Gadget Store', declineReason: 'frozen' } })).toBe('Purchase declined: $5.00 at Gadget Store.');
     expect(say('card.frozen', { last4: '1111' })).toBe('The card ending 1111 was frozen.');
     expect(say('card.unfrozen')).toBe('A card was unfrozen.');
-    expect(say('cashout.paid', { amountCents: 12_222 })).toBe('Cash-out of $122.22 paid out.');
-    expect(say('rebate.paid', { amountCents: 150 })).toBe('BNPL rebate of $1.50 paid.');
+    expect(say('cashout.paid', { amountCents: 12_345, cardLast4: '2222' })).toBe('Cash-out of $123.45 paid out.');
+    expect(say('rebate.paid', { rebateAmountCents: 150 })).toBe('BNPL rebate of $1.50 paid.');
     expect(say('combine.completed')).toBe('Your new card is ready.');
     expect(say('something.new')).toBeNull();
   });

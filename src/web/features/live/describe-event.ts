@@ -9,30 +9,43 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 const formatUsd = (amountCents: number) => usd.format(amountCents / 100);
 
 type Data = Record<string, unknown>;
+const objectOf = (value: unknown): Data | null => (typeof value === 'object' && value !== null ? (value as Data) : null);
 const text = (data: Data, key: string) => (typeof data[key] === 'string' && data[key] !== '' ? (data[key] as string) : null);
 const cents = (data: Data, key: string) => (typeof data[key] === 'number' && Number.isSafeInteger(data[key]) ? formatUsd(data[key] as number) : null);
 const join = (...parts: Array<string | null>) => parts.filter((part): part is string => part !== null).join(' ');
 
-const last4Of = (data: Data) => text(data, 'cardLast4') ?? text(data, 'last4');
-const cardOf = (data: Data) => (last4Of(data) ? `on the card ending ${last4Of(data)}` : null);
+/**
+ * What the sentences read: a purchase's event carries its transaction (and, approved, the card),
+ * a cash-out's the cash-out, a card's the card, a rebate's the rebate.
+ */
+function partsOf(data: Data) {
+  const item = objectOf(data.transaction) ?? data;
+  const card = objectOf(data.card) ?? data;
+  const last4 = text(card, 'last4') ?? text(item, 'cardLast4');
+  return {
+    amount: cents(item, 'amountCents') ?? cents(item, 'rebateAmountCents'),
+    merchant: text(item, 'merchant'),
+    declineMessage: text(item, 'declineMessage'),
+    last4,
+    onCard: last4 ? `on the card ending ${last4}` : null,
+  };
+}
 
 export function describeEvent(event: Pick<LiveEvent, 'type' | 'data'>): string | null {
-  const data: Data = typeof event.data === 'object' && event.data !== null ? (event.data as Data) : {};
-  const amount = cents(data, 'amountCents');
-  const merchant = text(data, 'merchant');
+  const { amount, merchant, declineMessage, last4, onCard } = partsOf(objectOf(event.data) ?? {});
   switch (event.type) {
     case 'card.authorization.approved':
-      return `${join('Purchase approved:', amount, merchant && `at ${merchant}`, cardOf(data))}.`;
+      return `${join('Purchase approved:', amount, merchant && `at ${merchant}`, onCard)}.`;
     case 'card.authorization.declined':
-      return text(data, 'declineMessage') ?? text(data, 'message') ?? `${join('Purchase declined:', amount, merchant && `at ${merchant}`, cardOf(data))}.`;
+      return declineMessage ?? `${join('Purchase declined:', amount, merchant && `at ${merchant}`, onCard)}.`;
     case 'card.frozen':
-      return last4Of(data) ? `The card ending ${last4Of(data)} was frozen.` : 'A card was frozen.';
+      return last4 ? `The card ending ${last4} was frozen.` : 'A card was frozen.';
     case 'card.unfrozen':
-      return last4Of(data) ? `The card ending ${last4Of(data)} was unfrozen.` : 'A card was unfrozen.';
+      return last4 ? `The card ending ${last4} was unfrozen.` : 'A card was unfrozen.';
     case 'card.controls.updated':
       return 'Card controls updated.';
     case 'cashout.created':
-      return `${join('Cash-out of', amount ?? 'money', 'started')}.`;
+      return `${join('Cash-out', amount && `of ${amount}`, 'started')}.`;
     case 'cashout.paid':
       return `${join('Cash-out', amount && `of ${amount}`, 'paid out')}.`;
     case 'combine.completed':
