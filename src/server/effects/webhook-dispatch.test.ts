@@ -40,7 +40,9 @@ describe('webhook delivery', () => {
     const cardId = await insertFundedCard(t.database.db, id, 10_000);
     return { user, id, endpointId: created.json().id, secret: created.json().secret, cardId };
   }
+  /** After the app's own kicks (they start on the next turn of the event loop), a dispatch at `now`. */
   async function settle(now = clock) {
+    await new Promise((resolve) => setImmediate(resolve));
     await t.app.webhooks.idle();
     await t.app.webhooks.dispatch(now);
   }
