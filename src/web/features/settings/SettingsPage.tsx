@@ -10,6 +10,7 @@ import { SubscriptionPanel } from './SubscriptionPanel';
 import { ProfileTab } from './components/ProfileTab';
 import { PromotionTab } from './components/PromotionTab';
 import { SecurityTab } from './components/SecurityTab';
+import { DevelopersTab } from './components/developers/DevelopersTab';
 import './settings.css';
 
 // docs/rules.md#screens /settings: side tabs in this order. The open tab is in the address (?tab=security),
@@ -20,6 +21,8 @@ const TABS = [
   { value: 'subscription', label: 'Subscription' },
   { value: 'promotion', label: 'Promotion Status' },
   { value: 'security', label: 'Security' },
+  // Webhooks (docs/rules.md#webhooks): last, for the few who build on the API.
+  { value: 'developers', label: 'Developers' },
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
@@ -76,13 +79,16 @@ export default function SettingsPage() {
         <Tabs.Content value="security" className="settings-tab-panel">
           <SecurityTab />
         </Tabs.Content>
+        <Tabs.Content value="developers" className="settings-tab-panel">
+          <DevelopersTab />
+        </Tabs.Content>
       </Tabs.Root>
     );
   }
 
   return (
     <section className="page">
-      <PageHeader title="Account Settings" description="Your e-mail, password, payout methods, plan and promotions." />
+      <PageHeader title="Account Settings" description="Your e-mail, password, payout methods, plan, promotions and webhooks." />
       {body}
     </section>
   );
