@@ -60,7 +60,8 @@ export function createWebhookDispatcher(deps: Deps): WebhookDispatcher {
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     });
     const attemptsMade = row.attempts + 1;
-    const next = result.ok ? null : nextAttemptAt(attemptsMade, now);
+    // The schedule's waits count from the end of the attempt before (core/webhook-schedule.ts).
+    const next = result.ok ? null : nextAttemptAt(attemptsMade, new Date(now.getTime() + result.durationMs));
     const entry = { at: now.toISOString(), status: result.status, durationMs: result.durationMs, responseStart: result.responseStart, error: result.error ?? null };
     await recordAttempt(db, {
       deliveryId: row.id,
