@@ -43,6 +43,8 @@ export default defineConfig({
       DEMO_LATENCY_MS: '0',
       DEMO_DECLINE_RATE: '0',
       LOG_LEVEL: 'info',
+      // tests/e2e/webhooks.spec.ts registers a receiver it runs on 127.0.0.1 (demo mode only).
+      WEBHOOKS_ALLOW_LOOPBACK: 'true',
       E2E_DATA_DIR: dataDir,
     },
   },

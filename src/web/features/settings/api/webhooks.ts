@@ -18,7 +18,8 @@ export function useWebhookEndpoints() {
 
 /**
  * An endpoint's log, read while it is open. A delivery is sent just after it is queued and retried
- * on a schedule: while one is pending the log is read again every few seconds.
+ * on a schedule: while one is pending the log is read again every 2 s, else every 5 s, so a new
+ * event's delivery shows without a reload (live activity refreshes the page before it is fanned out).
  */
 export function useWebhookDeliveries(endpointId: string, enabled: boolean) {
   return useQuery({
@@ -26,7 +27,7 @@ export function useWebhookDeliveries(endpointId: string, enabled: boolean) {
     queryFn: async () => (await api<{ deliveries: WebhookDelivery[] }>(`${endpointPath(endpointId)}/deliveries`)).deliveries,
     enabled,
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'pending') ? 2_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'pending') ? 2_000 : 5_000),
   });
 }
 
