@@ -17,6 +17,7 @@ import {
   twoFactorChallenges,
   twoFactorUnlockTokens,
   users,
+  webhookEndpoints,
 } from '../../db/schema';
 import { audit } from '../../lib/audit';
 import { refusalError, unauthorized } from '../../lib/errors';
@@ -74,6 +75,8 @@ export async function closeAccount(db: Db, mailer: Mailer, input: { userId: stri
     await tx.delete(twoFactorUnlockTokens).where(eq(twoFactorUnlockTokens.userId, userId));
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
     await tx.delete(payoutMethods).where(eq(payoutMethods.userId, userId));
+    // A closed account's events go nowhere (docs/rules.md#webhooks); its deliveries go with them.
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
     await tx
       .update(users)
       .set({

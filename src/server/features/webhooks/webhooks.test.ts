@@ -110,4 +110,11 @@ describe('webhook endpoints API', () => {
     const body = document.webhooks['cashout.created'].post.requestBody.content['application/json'].schema;
     expect(body.properties.data.properties).toHaveProperty('netAmountCents');
   });
+
+  it("closing the account deletes its endpoints: a closed account's events go nowhere", async () => {
+    const user = await registerUser(loopback.app);
+    const { id } = (await user.request('POST', '/api/webhooks', { url: receiver.url })).json();
+    expect((await user.request('POST', '/api/me/close-account')).statusCode).toBeLessThan(300);
+    expect(await loopback.database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id))).toEqual([]);
+  });
 });
