@@ -24,14 +24,14 @@ export function WebhookDeliveryLog({ endpointId, url, canSend, resending, onRese
           <div className="webhook-delivery-head">
             <code className="webhook-event-type">{delivery.eventType}</code>
             <Badge tone={STATUS_TONES[delivery.status]}>{DELIVERY_STATUS_LABELS[delivery.status]}</Badge>
-            <span className="text-small text-muted" id={`delivery-${delivery.id}`}>
-              {formatDateTime(delivery.createdAt)} · {delivery.eventId}
-              {delivery.nextAttemptAt && ` · Next attempt ${formatDateTime(delivery.nextAttemptAt)}`}
-            </span>
-            <Button size="sm" variant="ghost" disabled={!canSend || resending !== null} loading={resending === delivery.id} onClick={() => onResend(delivery)} aria-label={`Resend ${delivery.eventType} event`} aria-describedby={`delivery-${delivery.id}`}>
+            <Button size="sm" variant="ghost" className="webhook-resend" disabled={!canSend || resending !== null} loading={resending === delivery.id} onClick={() => onResend(delivery)} aria-label={`Resend ${delivery.eventType} event`} aria-describedby={`delivery-${delivery.id}`}>
               Resend
             </Button>
           </div>
+          <p className="text-small text-muted webhook-delivery-meta" id={`delivery-${delivery.id}`}>
+            {formatDateTime(delivery.createdAt)} · {delivery.eventId}
+            {delivery.nextAttemptAt && ` · Next attempt ${formatDateTime(delivery.nextAttemptAt)}`}
+          </p>
           {delivery.attempts.length === 0 ? (
             <p className="text-small text-muted">Not attempted yet.</p>
           ) : (

@@ -38,7 +38,8 @@ export function WebhookSecretDialog({ shown, rotated, onClose }: { shown: Webhoo
             Signing secret
           </label>
           <div className="webhook-secret-row">
-            <input id={fieldId} className="field-input webhook-secret-value" value={shown.secret} readOnly aria-describedby={hintId} onFocus={(event) => event.currentTarget.select()} />
+            {/* A text area: the whole secret shows, wrapped, on a phone too. */}
+            <textarea id={fieldId} className="field-input webhook-secret-value" value={shown.secret} readOnly rows={2} spellCheck={false} aria-describedby={hintId} onFocus={(event) => event.currentTarget.select()} />
             <Button variant="secondary" onClick={() => void copy(shown.secret)} aria-label="Copy signing secret">
               Copy
             </Button>
