@@ -8,7 +8,8 @@ import { Webhook } from 'standardwebhooks';
 import { cardWithBalance, ok, signUp } from './fixtures';
 
 // Webhooks as a developer meets them (docs/rules.md#webhooks): Settings → Developers, a receiver
-// added (this test's own, on 127.0.0.1: the e2e server runs with WEBHOOKS_ALLOW_LOOPBACK), its
+// added (this test's own, on 127.0.0.1: the e2e server runs with WEBHOOKS_ALLOW_LOOPBACK) after a
+// private address was refused on the field, its
 // secret read from the page once, a test event and a purchase each received and verified with the
 // standardwebhooks package, and both in the endpoint's delivery log; at a desktop and a phone width, with axe.
 
@@ -53,7 +54,15 @@ for (const width of [1280, 375]) {
       await expect(page.getByText('You have no webhook endpoints yet.')).toBeVisible();
       await expectAxeClean(page, `the Developers tab at ${width} px`);
 
-      await page.getByLabel(/^Endpoint URL/).fill(receiver.url);
+      // An address inside a private network is refused by the server, on the field (docs/rules.md#webhook-addresses).
+      const urlField = page.getByRole('textbox', { name: /^Endpoint URL/ });
+      await urlField.fill('http://10.1.2.3/hook');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(urlField).toHaveAccessibleDescription(/This address points to a private network and cannot receive webhooks\./);
+      await expect(urlField).toHaveAttribute('aria-invalid', 'true');
+      await expect(urlField).toBeFocused();
+
+      await urlField.fill(receiver.url);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       const shown = page.getByRole('dialog', { name: 'Endpoint added: its signing secret' });
       await expect(shown.getByText('Copy it now: it will not be shown again.')).toBeVisible();
