@@ -36,7 +36,11 @@ const newEvents = namedSqlStatement(
 );
 const liveSessions = namedSqlStatement(
   'live_sessions',
-  () => sql`select s.id, s.expires_at, s.last_seen_at, s.remember from sessions s join users u on u.id = s.user_id and u.closed_at is null
+  // The user is looked up per session by its key (OFFSET 0 keeps PostgreSQL from turning it into a
+  // join, which on a kept plan made while users was small scans users); a closed account's sessions
+  // do not count, as at sign-in (plugins/session.ts).
+  () => sql`select s.id, s.expires_at, s.last_seen_at, s.remember from sessions s
+    cross join lateral (select 1 from users u where u.id = s.user_id and u.closed_at is null offset 0) open_account
     where s.id = any(${p('sessionIds')}::uuid[])`,
 );
 const backlog = namedSqlStatement(
