@@ -7,11 +7,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { Webhook } from 'standardwebhooks';
 import { cardWithBalance, ok, signUp } from './fixtures';
 
-// Webhooks as a developer meets them (docs/rules.md#webhooks): Settings → Developers, a receiver
-// added (this test's own, on 127.0.0.1: the e2e server runs with WEBHOOKS_ALLOW_LOOPBACK) after a
-// private address was refused on the field, its
-// secret read from the page once, a test event and a purchase each received and verified with the
-// standardwebhooks package, and both in the endpoint's delivery log; at a desktop and a phone width, with axe.
+// Webhooks as a developer meets them (docs/rules.md#webhooks): in Settings → Developers a private
+// address is refused on the field, then a receiver added (this test's own, on 127.0.0.1: the e2e
+// server runs with WEBHOOKS_ALLOW_LOOPBACK), its secret read from the page once, a test event and a
+// purchase each received and verified with the standardwebhooks package, and both in the
+// endpoint's delivery log; at a desktop and a phone width, with axe.
 
 async function expectAxeClean(page: Page, where: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('.toast-viewport').analyze();
