@@ -130,4 +130,21 @@ describe('Settings → Developers', () => {
     expect(await screen.findByText('Event queued again: see the delivery log.')).toBeVisible();
     expect(api.sent.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([`/api/webhooks/${ID}/test`, `/api/webhooks/${ID}/events/evt_test1/resend`]);
   });
+
+  it("a pending delivery says when it is tried next; a failed attempt shows the receiver's status and only the start of a long answer", async () => {
+    const longAnswer = `<html>${'x'.repeat(1000)}</html>`;
+    const pending: WebhookDelivery = {
+      id: 'd3', eventId: 'evt_p', eventType: 'cashout.created', status: 'pending', createdAt: '2026-11-28T10:05:00.000Z', nextAttemptAt: '2026-11-28T10:10:05.000Z',
+      attempts: [{ at: '2026-11-28T10:05:05.000Z', status: 500, durationMs: 87, responseStart: longAnswer, error: null }],
+    };
+    fakeApi({ 'GET /api/webhooks': { body: { endpoints: [endpoint] } }, [`GET /api/webhooks/${ID}/deliveries`]: { body: { deliveries: [pending] } } });
+    const { user } = renderPage(<DevelopersTab />, { path: '/settings' });
+    await user.click(await screen.findByRole('button', { name: `Delivery log of ${endpoint.url}` }));
+    const delivery = await screen.findByRole('listitem', { name: 'cashout.created, Pending' });
+    expect(delivery.textContent).toMatch(/Next attempt [A-Z][a-z]{2} \d{1,2}, 2026/);
+    expect(delivery.textContent).toContain('HTTP 500 · 87 ms');
+    const shown = delivery.querySelector('pre')!.textContent!;
+    expect(shown.length).toBeLessThan(longAnswer.length);
+    expect(shown.endsWith('…')).toBe(true);
+  });
 });
