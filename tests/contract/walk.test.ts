@@ -15,10 +15,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addSource, createCard, registerUser, startCombine, TEST_PASSWORD, TEST_VISA, type ApiUser } from '../helpers/api-client';
-import { arbitraryFor, breakBody, operationsOf, satisfies, seededRandom, serialiseBody, WRONG_CONTENT_TYPES, type FieldArbitraries, type Operation } from '../helpers/openapi-fuzz';
+import { arbitraryFor, breakBody, injectOperation, operationsOf, satisfies, seededRandom, serialiseBody, WRONG_CONTENT_TYPES, type FieldArbitraries, type Operation } from '../helpers/openapi-fuzz';
 import { createSession } from '../../src/server/plugins/session';
 import { existingLimit } from '../../src/server/lib/rate-limit';
-import type { InjectOptions } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const seedSetting = process.env.CONTRACT_SEED;
@@ -316,29 +315,6 @@ describe('the contract walk', () => {
     return { operation: keyOf(operation), variant, signedIn, method: operation.method, url, headers, payload, remoteAddress, expectStatus };
   }
 
-  /** An operation that answers a stream that stays open (Server-Sent Events). */
-  function streams(operation: Operation): boolean {
-    return Object.keys(operation.responses['200']?.content ?? {}).includes('text/event-stream');
-  }
-
-  /**
-   * Such an operation's answer as far as the walk judges it: the status, headers and, for an
-   * error, its body. An open stream is closed once its head arrives (its messages are tested in
-   * features/live/live-events.test.ts).
-   */
-  async function injectStream(injected: InjectOptions) {
-    const response = await t.app.inject({ ...injected, payloadAsStream: true });
-    const stream = response.stream();
-    if (String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-      stream.destroy();
-      (response.raw.res as { destroy(): void }).destroy();
-      return { statusCode: response.statusCode, headers: response.headers, body: '' };
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-    return { statusCode: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') };
-  }
-
   /** What is wrong with an answer, against the document (empty when nothing). */
   function problemsWith(operation: Operation, request: WalkRequest, response: { statusCode: number; headers: Record<string, unknown>; body: string }): string[] {
     const status = String(response.statusCode);
@@ -411,7 +387,7 @@ describe('the contract walk', () => {
           request.url = request.url.replace(world.openDraftId, own.draftId).replace(world.sourceId, own.sourceId);
         }
         const injected = { method: request.method, url: request.url, headers: request.headers, remoteAddress: request.remoteAddress, ...(request.payload !== undefined ? { payload: request.payload } : {}) };
-        const response = streams(operation) ? await injectStream(injected) : await t.app.inject(injected);
+        const response = await injectOperation(t.app, operation, injected);
         sent += 1;
         const statuses = seen.get(request.operation) ?? new Set<string>();
         statuses.add(String(response.statusCode));

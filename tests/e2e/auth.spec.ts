@@ -177,12 +177,12 @@ test.describe('accounts', () => {
     await expectAxeClean(page, '/login with errors');
   });
 
-  test('settings: e-mail and password change, promotion status, the five tabs', async ({ page, baseURL }) => {
+  test('settings: e-mail and password change, promotion status, the six tabs', async ({ page, baseURL }) => {
     const email = uniqueEmail('settings');
     await createAccount(page.request, baseURL, email);
     await page.goto('/settings');
     const tabs = page.getByRole('tablist', { name: 'Account settings' }).getByRole('tab');
-    await expect(tabs).toHaveText(['Profile', 'Payout Methods', 'Subscription', 'Promotion Status', 'Security']);
+    await expect(tabs).toHaveText(['Profile', 'Payout Methods', 'Subscription', 'Promotion Status', 'Security', 'Developers']);
     await expectAxeClean(page, '/settings profile');
 
     // Profile: a wrong current password is refused; the right one changes the e-mail.

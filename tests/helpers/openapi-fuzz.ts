@@ -1,3 +1,4 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import fc from 'fast-check';
 
 // Hostile requests generated from the OpenAPI document, for the fuzz suite. Every request the
@@ -498,4 +499,33 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
   // Printable text, sometimes any Unicode (the server must take what its schema admits).
   return fc.oneof({ arbitrary: fc.string({ minLength, maxLength }), weight: 3 }, { arbitrary: fc.string({ minLength, maxLength, unit: 'grapheme' }).filter(fits), weight: 1 });
+}
+
+/** An operation that answers a stream that stays open (Server-Sent Events: GET /api/events/stream). */
+export function answersStream(operation: Operation): boolean {
+  return Object.keys(operation.responses['200']?.content ?? {}).includes('text/event-stream');
+}
+
+export type InjectedAnswer = { statusCode: number; headers: Record<string, unknown>; body: string; json(): unknown };
+
+/**
+ * `app.inject` for any operation. A stream that stays open would never end an injection: it is
+ * taken as a stream, judged by its status and headers and closed once its head arrives (its
+ * messages are tested in src/server/features/live/live-events.test.ts); an error it answers
+ * instead is read whole.
+ */
+export async function injectOperation(app: FastifyInstance, operation: Operation, options: InjectOptions): Promise<InjectedAnswer> {
+  if (!answersStream(operation)) return app.inject(options);
+  const response = await app.inject({ ...options, payloadAsStream: true });
+  const stream = response.stream();
+  let body = '';
+  if (String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    stream.destroy();
+    (response.raw.res as { destroy(): void }).destroy();
+  } else {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    body = Buffer.concat(chunks).toString('utf8');
+  }
+  return { statusCode: response.statusCode, headers: response.headers, body, json: () => JSON.parse(body) };
 }
