@@ -123,6 +123,11 @@ export const REFERENCES: readonly Reference[] = [
   ofUser('passkey challenge', 'passkey challenges', 'passkey_challenges', { foreignKey: true }),
   { row: 'passkey challenge', rows: 'passkey challenges', table: 'passkey_challenges', column: 'session_id', parent: 'sessions', missing: 'of a missing session', foreignKey: true },
   ofUser('audit log entry', 'audit log entries', 'audit_log', { foreignKey: false }),
+  { row: 'card spend controls', rows: 'card spend controls', table: 'card_spend_controls', column: 'card_id', parent: 'cards', missing: 'of a missing card', foreignKey: true, name: 'card_id' },
+  ofUser('event', 'events', 'events', { foreignKey: true }),
+  ofUser('webhook endpoint', 'webhook endpoints', 'webhook_endpoints', { foreignKey: true }),
+  { row: 'webhook delivery', rows: 'webhook deliveries', table: 'webhook_deliveries', column: 'endpoint_id', parent: 'webhook_endpoints', missing: 'to a missing endpoint', foreignKey: true },
+  { row: 'webhook delivery', rows: 'webhook deliveries', table: 'webhook_deliveries', column: 'event_id', parent: 'events', missing: 'of a missing event', foreignKey: true },
 ];
 
 /** How many rows a problem names at most; the count says how many there are. */
